@@ -5,10 +5,12 @@
 
 pub mod dice;
 pub mod error;
+pub mod eval;
 pub mod ids;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod rng;
 
 pub use dice::Dice;
 pub use error::ParseError;

@@ -161,7 +161,11 @@ impl MoveGenerator {
             self.seen.clear();
         }
         if self.seen.insert(pos, &self.moves) {
-            self.moves.push(Move { steps: *steps, len: n8, result: *pos });
+            self.moves.push(Move {
+                steps: *steps,
+                len: n8,
+                result: *pos,
+            });
         }
     }
 }
@@ -336,7 +340,11 @@ mod tests {
             pp[3] = (k / 10 % 10) as i8;
             pp[4] = (k / 100) as i8;
             assert!(t.insert(&p, &moves));
-            moves.push(Move { steps: [Step::default(); 4], len: 0, result: p });
+            moves.push(Move {
+                steps: [Step::default(); 4],
+                len: 0,
+                result: p,
+            });
         }
         for m in moves.clone() {
             assert!(!t.insert(&m.result, &moves));

@@ -60,10 +60,17 @@ fn paths_of(steps: &[Step]) -> Vec<Path> {
     let mut paths: Vec<Path> = Vec::with_capacity(4);
     for s in steps {
         // Continue the path of a checker that landed on this step's start point.
-        if let Some(p) = paths.iter_mut().rev().find(|p| p.to() == s.from && p.to() != 0) {
+        if let Some(p) = paths
+            .iter_mut()
+            .rev()
+            .find(|p| p.to() == s.from && p.to() != 0)
+        {
             p.stops.push((s.to, s.hit));
         } else {
-            paths.push(Path { from: s.from, stops: vec![(s.to, s.hit)] });
+            paths.push(Path {
+                from: s.from,
+                stops: vec![(s.to, s.hit)],
+            });
         }
     }
     paths
@@ -185,10 +192,16 @@ fn parse_written(text: &str) -> Result<Vec<WrittenPath>, ParseError> {
 /// Applies written paths to `pos` as literally as they read: a checker leaves `from`,
 /// hits where marked and wherever it lands on a blot, and arrives at the destination.
 /// Paths are applied in any order that has a checker to move.
-fn apply_written(pos: &Position, paths: &[WrittenPath], text: &str) -> Result<Position, ParseError> {
+fn apply_written(
+    pos: &Position,
+    paths: &[WrittenPath],
+    text: &str,
+) -> Result<Position, ParseError> {
     let mut board = *pos;
-    let mut todo: Vec<&WrittenPath> =
-        paths.iter().flat_map(|p| std::iter::repeat_n(p, p.count as usize)).collect();
+    let mut todo: Vec<&WrittenPath> = paths
+        .iter()
+        .flat_map(|p| std::iter::repeat_n(p, p.count as usize))
+        .collect();
     while !todo.is_empty() {
         let Some(k) = todo.iter().position(|p| board.at(p.from as usize) > 0) else {
             let p = todo[0];
@@ -253,10 +266,12 @@ pub fn parse_move(pos: &Position, dice: Dice, text: &str) -> Result<Move, ParseE
     // The path may have crossed a blot it had to land on (24/18 with 3-3 over a blot
     // on 21): accept the single legal move that puts the mover's checkers where the
     // text says, whatever it hit on the way.
-    let same_checkers = |a: &Position, b: &Position| {
-        (1..=25).all(|i| a.at(i).max(0) == b.at(i).max(0))
-    };
-    let matches: Vec<&Move> = legal.iter().filter(|m| same_checkers(m.result(), &target)).collect();
+    let same_checkers =
+        |a: &Position, b: &Position| (1..=25).all(|i| a.at(i).max(0) == b.at(i).max(0));
+    let matches: Vec<&Move> = legal
+        .iter()
+        .filter(|m| same_checkers(m.result(), &target))
+        .collect();
     match matches.as_slice() {
         [one] => Ok(**one),
         [] => Err(ParseError::new(format!(
@@ -265,7 +280,10 @@ pub fn parse_move(pos: &Position, dice: Dice, text: &str) -> Result<Move, ParseE
         ))),
         many => Err(ParseError::new(format!(
             "ambiguous move {trimmed:?}: mark the hits, e.g. {}",
-            many.iter().map(|m| format_move(m)).collect::<Vec<_>>().join(" or ")
+            many.iter()
+                .map(|m| format_move(m))
+                .collect::<Vec<_>>()
+                .join(" or ")
         ))),
     }
 }
@@ -281,8 +299,14 @@ mod tests {
 
     #[test]
     fn formats_like_gnubg() {
-        assert_eq!(format_steps(&[step(8, 5, 3, false), step(6, 5, 1, false)]), "8/5 6/5");
-        assert_eq!(format_steps(&[step(6, 5, 1, false), step(8, 5, 3, false)]), "8/5 6/5");
+        assert_eq!(
+            format_steps(&[step(8, 5, 3, false), step(6, 5, 1, false)]),
+            "8/5 6/5"
+        );
+        assert_eq!(
+            format_steps(&[step(6, 5, 1, false), step(8, 5, 3, false)]),
+            "8/5 6/5"
+        );
         assert_eq!(format_steps(&[step(25, 22, 3, true)]), "bar/22*");
         assert_eq!(
             format_steps(&[step(6, 0, 6, false), step(6, 0, 6, false)]),
@@ -292,7 +316,10 @@ mod tests {
             format_steps(&[step(13, 7, 6, true), step(7, 1, 6, false)]),
             "13/7*/1"
         );
-        assert_eq!(format_steps(&[step(24, 20, 4, false), step(20, 15, 5, false)]), "24/15");
+        assert_eq!(
+            format_steps(&[step(24, 20, 4, false), step(20, 15, 5, false)]),
+            "24/15"
+        );
         assert_eq!(
             format_steps(&[
                 step(24, 18, 6, false),
@@ -324,7 +351,17 @@ mod tests {
     fn rejects_illegal_and_malformed_moves() {
         let pos = Position::STARTING;
         let d = Dice::new(3, 1).unwrap();
-        for bad in ["", "8/5", "24/20 6/5", "8/5 6/5 13/12", "5/2 8/7", "8/9 6/5", "x/5", "8/5(7)", "8/5*"] {
+        for bad in [
+            "",
+            "8/5",
+            "24/20 6/5",
+            "8/5 6/5 13/12",
+            "5/2 8/7",
+            "8/9 6/5",
+            "x/5",
+            "8/5(7)",
+            "8/5*",
+        ] {
             assert!(parse_move(&pos, d, bad).is_err(), "{bad:?} accepted");
         }
     }

@@ -121,10 +121,16 @@ impl Position {
     /// every invariant.
     pub fn from_pips(pips: [i8; 26]) -> Result<Position, PositionError> {
         if pips[BAR] < 0 {
-            return Err(PositionError::BadCount { index: BAR, value: pips[BAR].into() });
+            return Err(PositionError::BadCount {
+                index: BAR,
+                value: pips[BAR].into(),
+            });
         }
         if pips[OPP_BAR] > 0 {
-            return Err(PositionError::BadCount { index: OPP_BAR, value: pips[OPP_BAR].into() });
+            return Err(PositionError::BadCount {
+                index: OPP_BAR,
+                value: pips[OPP_BAR].into(),
+            });
         }
         let mut mover = 0u32;
         let mut opp = 0u32;
@@ -136,10 +142,16 @@ impl Position {
             }
         }
         if mover > u32::from(CHECKERS) {
-            return Err(PositionError::TooManyCheckers { side: Side::Mover, count: mover });
+            return Err(PositionError::TooManyCheckers {
+                side: Side::Mover,
+                count: mover,
+            });
         }
         if opp > u32::from(CHECKERS) {
-            return Err(PositionError::TooManyCheckers { side: Side::Opponent, count: opp });
+            return Err(PositionError::TooManyCheckers {
+                side: Side::Opponent,
+                count: opp,
+            });
         }
         Ok(Position { pips })
     }
@@ -192,7 +204,11 @@ impl Position {
 
     /// Opponent's checkers on the board or bar.
     pub fn opponent_checkers(&self) -> u8 {
-        self.pips.iter().filter(|&&c| c < 0).map(|&c| c.unsigned_abs()).sum()
+        self.pips
+            .iter()
+            .filter(|&&c| c < 0)
+            .map(|&c| c.unsigned_abs())
+            .sum()
     }
 
     /// Checkers the mover has borne off.
@@ -297,7 +313,10 @@ mod tests {
         m[7] = 14;
         assert!(matches!(
             Position::from_arrays(&m, &o),
-            Err(PositionError::TooManyCheckers { side: Side::Mover, count: 16 })
+            Err(PositionError::TooManyCheckers {
+                side: Side::Mover,
+                count: 16
+            })
         ));
     }
 }

@@ -38,12 +38,21 @@ fn all_3000_oracle_positions_match_exactly() {
         let pos = position_id::decode(&line.pos).expect("oracle position decodes");
         let dice = Dice::new(line.dice[0], line.dice[1]).expect("oracle dice");
         let moves = gen.generate(&pos, dice);
-        let mut got: Vec<String> =
-            moves.iter().map(|m| position_id::encode(&m.next_position())).collect();
+        let mut got: Vec<String> = moves
+            .iter()
+            .map(|m| position_id::encode(&m.next_position()))
+            .collect();
         got.sort();
-        let played = if moves.is_empty() { 0 } else { gen.dice_played() };
+        let played = if moves.is_empty() {
+            0
+        } else {
+            gen.dice_played()
+        };
         let hits = gen.moves().iter().any(|m| m.steps().iter().any(|s| s.hit));
-        let bears = gen.moves().iter().any(|m| m.steps().iter().any(|s| s.to == 0));
+        let bears = gen
+            .moves()
+            .iter()
+            .any(|m| m.steps().iter().any(|s| s.to == 0));
         let tag = |t: &str| line.tags.iter().any(|x| x == t);
         if got != line.results
             || got.len() != line.nmoves
@@ -64,7 +73,12 @@ fn all_3000_oracle_positions_match_exactly() {
         }
     }
     assert_eq!(lines, 3000);
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }
 
 #[test]
@@ -78,7 +92,12 @@ fn position_ids_decode_to_the_oracle_boards() {
         assert_eq!(mover.to_vec(), line.board[1], "{}", line.pos);
         let (pm, po) = pos.pip_counts();
         assert_eq!([po, pm], line.pips, "{}", line.pos);
-        assert_eq!([pos.opponent_off(), pos.mover_off()], line.off, "{}", line.pos);
+        assert_eq!(
+            [pos.opponent_off(), pos.mover_off()],
+            line.off,
+            "{}",
+            line.pos
+        );
         assert_eq!(position_id::encode(&pos), line.pos);
         n += 1;
     }

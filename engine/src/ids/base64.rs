@@ -20,7 +20,11 @@ pub fn decode_char(c: u8) -> Option<u8> {
 pub fn encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         let chars = chunk.len() + 1;
         for k in 0..chars {
@@ -38,14 +42,20 @@ pub fn decode<const N: usize>(text: &str) -> Result<[u8; N], DecodeError> {
     let want = (N * 8).div_ceil(6);
     let bytes = text.as_bytes();
     if bytes.len() != want {
-        return Err(DecodeError::Length { got: bytes.len(), want });
+        return Err(DecodeError::Length {
+            got: bytes.len(),
+            want,
+        });
     }
     let mut out = [0u8; N];
     let mut acc: u32 = 0;
     let mut nbits = 0;
     let mut k = 0;
     for (i, &c) in bytes.iter().enumerate() {
-        let v = decode_char(c).ok_or(DecodeError::Char { index: i, ch: c as char })?;
+        let v = decode_char(c).ok_or(DecodeError::Char {
+            index: i,
+            ch: c as char,
+        })?;
         acc = (acc << 6) | u32::from(v);
         nbits += 6;
         if nbits >= 8 {
@@ -106,7 +116,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        assert!(matches!(decode::<10>("sGfwATDgc/ABM"), Err(DecodeError::Length { .. })));
+        assert!(matches!(
+            decode::<10>("sGfwATDgc/ABM"),
+            Err(DecodeError::Length { .. })
+        ));
         assert!(matches!(
             decode::<10>("sGfwATDgc/AB!A"),
             Err(DecodeError::Char { index: 12, ch: '!' })

@@ -106,7 +106,9 @@ impl MatchState {
         }
         if let CubeOwner::Player(p) = self.cube_owner {
             if p > 1 {
-                return Err(ParseError::new(format!("cube owner {p} is not player 0 or 1")));
+                return Err(ParseError::new(format!(
+                    "cube owner {p} is not player 0 or 1"
+                )));
             }
         }
         if self.dice_owner > 1 || self.turn > 1 {
@@ -118,7 +120,9 @@ impl MatchState {
             }
         }
         if self.match_length > MAX_FIELD || self.score.iter().any(|&s| s > MAX_FIELD) {
-            return Err(ParseError::new("match length and scores must be below 32768"));
+            return Err(ParseError::new(
+                "match length and scores must be below 32768",
+            ));
         }
         if self.match_length > 0 {
             for (p, &s) in self.score.iter().enumerate() {
@@ -191,7 +195,11 @@ impl MatchState {
             0 => CubeOwner::Player(0),
             1 => CubeOwner::Player(1),
             3 => CubeOwner::Centered,
-            v => return Err(ParseError::new(format!("cube owner field is {v}: not 0, 1 or 3"))),
+            v => {
+                return Err(ParseError::new(format!(
+                    "cube owner field is {v}: not 0, 1 or 3"
+                )))
+            }
         };
         let dice_owner = r.get(1) as u8;
         let crawford = r.get(1) == 1;
@@ -247,8 +255,12 @@ impl MatchState {
 
     /// Points each player still needs (player 0, player 1); `None` in money play.
     pub fn away(&self) -> Option<[u32; 2]> {
-        (self.match_length > 0)
-            .then(|| [self.match_length - self.score[0], self.match_length - self.score[1]])
+        (self.match_length > 0).then(|| {
+            [
+                self.match_length - self.score[0],
+                self.match_length - self.score[1],
+            ]
+        })
     }
 }
 
@@ -344,7 +356,11 @@ mod tests {
         assert!(MatchState::decode("cAkAAAAAAAA").is_err());
         assert!(MatchState::decode("cAkAAAAAAA*A").is_err());
         // Score 9 in a 9-point match.
-        let m = MatchState { match_length: 9, score: [9, 0], ..MatchState::default() };
+        let m = MatchState {
+            match_length: 9,
+            score: [9, 0],
+            ..MatchState::default()
+        };
         assert!(MatchState::decode(&m.encode()).is_err());
     }
 }

@@ -51,7 +51,9 @@ pub fn from_key(key: &[u8; 10]) -> Result<Position, ParseError> {
             let cell = &mut arrays[slot / 25][slot % 25];
             *cell += 1;
             if *cell > 15 {
-                return Err(ParseError::new("position ID puts more than 15 checkers on one point"));
+                return Err(ParseError::new(
+                    "position ID puts more than 15 checkers on one point",
+                ));
             }
         } else {
             slot += 1;
@@ -102,7 +104,13 @@ mod tests {
 
     #[test]
     fn rejects_malformed_ids() {
-        for bad in ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB-A", "//////////////"] {
+        for bad in [
+            "",
+            "4HPwATDgc/ABM",
+            "4HPwATDgc/ABMAA",
+            "4HPwATDgc/AB-A",
+            "//////////////",
+        ] {
             assert!(decode(bad).is_err(), "{bad} accepted");
         }
     }

@@ -81,7 +81,10 @@ impl Xgid {
         }
         let chars = fields[0].as_bytes();
         if chars.len() != 26 {
-            return Err(err(format!("board has {} characters, expected 26", chars.len())));
+            return Err(err(format!(
+                "board has {} characters, expected 26",
+                chars.len()
+            )));
         }
         let mut pips = [0i8; 26];
         for (i, &c) in chars.iter().enumerate() {
@@ -117,7 +120,9 @@ impl Xgid {
         }
         let cube_position = int(2, "cube position")?;
         if !(-1..=1).contains(&cube_position) {
-            return Err(err(format!("cube position {cube_position} is not -1, 0 or 1")));
+            return Err(err(format!(
+                "cube position {cube_position} is not -1, 0 or 1"
+            )));
         }
         let turn = int(3, "turn")?;
         if turn != 1 && turn != -1 {
@@ -133,7 +138,9 @@ impl Xgid {
                 if b.len() == 2 && (b'1'..=b'6').contains(&b[0]) && (b'1'..=b'6').contains(&b[1]) {
                     XgDice::Rolled(b[0] - b'0', b[1] - b'0')
                 } else {
-                    return Err(err(format!("dice {s:?} are not 00, D, B, R or two dice 1-6")));
+                    return Err(err(format!(
+                        "dice {s:?} are not 00, D, B, R or two dice 1-6"
+                    )));
                 }
             }
         };
@@ -146,14 +153,18 @@ impl Xgid {
         let match_length = int(8, "match length")?;
         let max_cube_log2 = int(9, "maximum cube")?;
         if !(0..=15).contains(&max_cube_log2) {
-            return Err(err(format!("maximum cube exponent {max_cube_log2} is not 0-15")));
+            return Err(err(format!(
+                "maximum cube exponent {max_cube_log2} is not 0-15"
+            )));
         }
         if !(0..=32767).contains(&match_length) {
             return Err(err(format!("match length {match_length} is out of range")));
         }
         for s in [score_x, score_o] {
             if s < 0 || (match_length > 0 && s >= match_length) || s > 32767 {
-                return Err(err(format!("score {s} does not fit a {match_length}-point match")));
+                return Err(err(format!(
+                    "score {s} does not fit a {match_length}-point match"
+                )));
             }
         }
         Ok(Xgid {

@@ -1,0 +1,84 @@
+//! Position evaluation: cubeless outcome probabilities for the player on roll.
+//!
+//! Every evaluator answers the same question, GNU Backgammon's: "the player on roll in
+//! this position, before rolling: how likely are a win, a gammon win, ... ?" To judge
+//! a move, evaluate the position after it *as seen by the opponent* (who rolls next)
+//! and flip the result ([`Probs::flip`]).
+
+pub mod probs;
+
+pub use probs::Probs;
+
+use crate::dice::Dice;
+use crate::movegen::Move;
+use crate::position::Position;
+
+/// A static (0-ply) evaluator.
+pub trait Evaluator: Send + Sync {
+    /// Cubeless probabilities for the player on roll in `pos`, before the roll.
+    /// Game-over positions need not be handled: callers use [`terminal_probs`] first.
+    fn evaluate(&self, pos: &Position) -> Probs;
+
+    /// A short name for reports (`"default"`, `"pubeval"`, a file name).
+    fn name(&self) -> String;
+}
+
+/// Chooses one move among the legal ones: what a duel or a rollout needs of a player.
+pub trait Player: Send + Sync {
+    /// Index into `moves` (never empty) of the chosen move for `dice` in `pos`.
+    fn choose(&self, pos: &Position, dice: Dice, moves: &[Move]) -> usize;
+
+    /// A short name for reports.
+    fn name(&self) -> String;
+}
+
+/// Exact probabilities when the game is over, from the view of the player on roll in
+/// `pos`; `None` while both sides still have checkers.
+///
+/// The winner's opponent loses a gammon with no checker off, a backgammon if it also
+/// still has a checker on the bar or in the winner's home board.
+pub fn terminal_probs(pos: &Position) -> Option<Probs> {
+    let p = pos.pips();
+    if pos.opponent_checkers() == 0 {
+        // The opponent (who just moved) has won.
+        let gammon = pos.mover_off() == 0;
+        let backgammon = gammon && (19..=25).any(|i| p[i] > 0);
+        return Some(Probs::loss(gammon, backgammon));
+    }
+    if pos.mover_checkers() == 0 {
+        let gammon = pos.opponent_off() == 0;
+        let backgammon = gammon && (0..=6).any(|i| p[i] < 0);
+        return Some(Probs::win(gammon, backgammon));
+    }
+    None
+}
+
+/// Probabilities of a position after a move, from the view of the player who moved.
+pub fn after_move<E: Evaluator + ?Sized>(eval: &E, m: &Move) -> Probs {
+    let next = m.next_position();
+    terminal_probs(&next)
+        .unwrap_or_else(|| eval.evaluate(&next))
+        .flip()
+}
+
+/// A 0-ply player: the move with the best cubeless equity by `E`.
+pub struct Greedy<E>(pub E);
+
+impl<E: Evaluator> Player for Greedy<E> {
+    fn choose(&self, _pos: &Position, _dice: Dice, moves: &[Move]) -> usize {
+        let mut best = 0;
+        let mut best_eq = f32::NEG_INFINITY;
+        for (i, m) in moves.iter().enumerate() {
+            let eq = after_move(&self.0, m).equity();
+            if eq > best_eq {
+                best_eq = eq;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+}
