@@ -87,19 +87,32 @@ pub fn format_steps(steps: &[Step]) -> String {
         return "cannot move".into();
     }
     let mut paths = paths_of(steps);
-    paths.sort_by(|a, b| b.from.cmp(&a.from).then(b.to().cmp(&a.to())));
-    let texts: Vec<String> = paths.iter().map(Path::text).collect();
+    // Paths that differ only in their hit marks are written once, with the marks
+    // (two checkers 9/6/3 where the first hit on 3: `9/3*(2)`).
+    let key = |p: &Path| p.text().replace('*', "");
+    paths.sort_by(|a, b| {
+        b.from
+            .cmp(&a.from)
+            .then(b.to().cmp(&a.to()))
+            .then_with(|| key(a).cmp(&key(b)))
+    });
     let mut out = String::new();
     let mut i = 0;
-    while i < texts.len() {
+    while i < paths.len() {
+        let k = key(&paths[i]);
         let mut j = i + 1;
-        while j < texts.len() && texts[j] == texts[i] {
+        while j < paths.len() && key(&paths[j]) == k {
             j += 1;
         }
+        let text = paths[i..j]
+            .iter()
+            .map(Path::text)
+            .max_by_key(|t| t.matches('*').count())
+            .unwrap_or_default();
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&texts[i]);
+        out.push_str(&text);
         if j - i > 1 {
             out.push_str(&format!("({})", j - i));
         }
@@ -198,6 +211,9 @@ fn apply_written(
     text: &str,
 ) -> Result<Position, ParseError> {
     let mut board = *pos;
+    // Points where this move has hit already: a `*` there is true of the move even
+    // if a later path of it lands without hitting (`9/3*(2)`).
+    let mut hit_on = [false; 25];
     let mut todo: Vec<&WrittenPath> = paths
         .iter()
         .flat_map(|p| std::iter::repeat_n(p, p.count as usize))
@@ -227,7 +243,8 @@ fn apply_written(
             if c == -1 && (marked || i == last) {
                 b[pt as usize] = 0;
                 b[OPP_BAR] -= 1;
-            } else if marked {
+                hit_on[pt as usize] = true;
+            } else if marked && !hit_on[pt as usize] {
                 return Err(ParseError::new(format!(
                     "illegal move {text:?}: there is no blot to hit on {pt}"
                 )));
@@ -328,6 +345,15 @@ mod tests {
                 step(13, 7, 6, false)
             ]),
             "24/18(2) 13/7(2)"
+        );
+        assert_eq!(
+            format_steps(&[
+                step(9, 6, 3, false),
+                step(6, 3, 3, true),
+                step(9, 6, 3, false),
+                step(6, 3, 3, false)
+            ]),
+            "9/3*(2)"
         );
         assert_eq!(format_steps(&[]), "cannot move");
     }
