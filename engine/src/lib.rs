@@ -9,8 +9,10 @@ pub mod eval;
 pub mod ids;
 pub mod movegen;
 pub mod notation;
+pub mod play;
 pub mod position;
 pub mod rng;
+pub mod train;
 
 pub use dice::Dice;
 pub use error::ParseError;

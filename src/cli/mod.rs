@@ -1,9 +1,14 @@
 //! Command-line parsing and dispatch. Each subcommand lives in its own module; every
 //! failure on user input comes back as a [`CliError`] and leaves with exit code 2.
 
+mod duel;
+mod eval;
 mod input;
 mod moves;
+mod nets;
+mod players;
 mod show;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -41,17 +46,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Evaluate a position (0-ply): outcome probabilities and cubeless equity.
+    Eval(eval::Args),
     /// List every legal move of a roll, with the resulting position IDs.
     Moves(moves::Args),
+    /// Play cubeless money games between two players with duplicate dice and report
+    /// points per game with its standard error.
+    Duel(duel::Args),
     /// Draw a position as text, with pip counts.
     Show(show::Args),
+    /// Train the evaluation networks (TD(lambda) self-play).
+    Train(train::Args),
 }
 
 /// Parses the command line and runs the command.
 pub fn run() -> Result<(), CliError> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Eval(a) => eval::run(a),
         Command::Moves(a) => moves::run(a),
+        Command::Duel(a) => duel::run(a),
         Command::Show(a) => show::run(a),
+        Command::Train(a) => train::run(a),
     }
 }

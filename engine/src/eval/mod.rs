@@ -5,7 +5,12 @@
 //! a move, evaluate the position after it *as seen by the opponent* (who rolls next)
 //! and flip the result ([`Probs::flip`]).
 
+pub mod bearoff;
+pub mod default_nets;
+pub mod net;
+pub mod neural;
 pub mod probs;
+pub mod pubeval;
 
 pub use probs::Probs;
 

@@ -1,0 +1,388 @@
+//! A small feed-forward network: [`encode::INPUTS`] inputs, one sigmoid hidden layer,
+//! five sigmoid outputs in GNU Backgammon's cumulative convention.
+//!
+//! Layout for speed: the first layer is stored input-major (one row of `hidden`
+//! weights per input), so a position costs one vector add per *non-zero* input
+//! (about 35 of 198), and the rows are contiguous `f32` slices the compiler turns
+//! into 8-wide SIMD adds. The hidden width is kept a multiple of 8.
+//!
+//! Weights live in safetensors files (`w1` [inputs x hidden], `b1` [hidden],
+//! `w2` [5 x hidden], `b2` [5]) with metadata naming the input encoding, so a file
+//! made for another encoding is refused rather than misread.
+
+pub mod encode;
+
+use super::{Evaluator, Probs};
+use crate::position::Position;
+use encode::{encode, SparseInputs, INPUTS};
+use std::collections::HashMap;
+
+/// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+
+/// Name of the input encoding written into every weights file.
+pub const ENCODING: &str = "bgfarm-198-v1";
+
+/// Why a weights file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Network weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// `OUTPUTS` rows of `hidden` weights.
+    w2: Vec<f32>,
+    b2: [f32; OUTPUTS],
+    /// Free-form metadata kept with the weights (kind, training history).
+    pub metadata: HashMap<String, String>,
+}
+
+/// Scratch space for one evaluation; reuse it across calls.
+#[derive(Clone)]
+pub struct Scratch {
+    pub inputs: SparseInputs,
+    pub hidden: Vec<f32>,
+}
+
+impl Scratch {
+    /// Scratch for a net of `hidden` units.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            inputs: SparseInputs::default(),
+            hidden: vec![0.0; hidden],
+        }
+    }
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Net {
+    /// A net with small random weights (for training from scratch), deterministic in
+    /// `seed`.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        assert!(
+            hidden > 0 && hidden % 8 == 0,
+            "hidden width must be a positive multiple of 8"
+        );
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut uniform = |scale: f32| ((rng.next_f64() * 2.0 - 1.0) as f32) * scale;
+        let s1 = 1.0 / (INPUTS as f32).sqrt() * 2.0;
+        let s2 = 1.0 / (hidden as f32).sqrt();
+        Net {
+            hidden,
+            w1: (0..INPUTS * hidden).map(|_| uniform(s1)).collect(),
+            b1: vec![0.0; hidden],
+            w2: (0..OUTPUTS * hidden).map(|_| uniform(s2)).collect(),
+            b2: [0.0; OUTPUTS],
+            metadata: HashMap::new(),
+        }
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// A scratch buffer sized for this net.
+    pub fn scratch(&self) -> Scratch {
+        Scratch::new(self.hidden)
+    }
+
+    /// Hidden activations of already-encoded inputs, into `hidden`.
+    #[inline]
+    fn hidden_layer(&self, inputs: &SparseInputs, hidden: &mut [f32]) {
+        hidden.copy_from_slice(&self.b1);
+        for (i, v) in inputs.iter() {
+            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+            if v == 1.0 {
+                for (h, w) in hidden.iter_mut().zip(row) {
+                    *h += w;
+                }
+            } else {
+                for (h, w) in hidden.iter_mut().zip(row) {
+                    *h += v * w;
+                }
+            }
+        }
+        for h in hidden.iter_mut() {
+            *h = sigmoid(*h);
+        }
+    }
+
+    #[inline]
+    fn output_layer(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let mut out = self.b2;
+        for (o, row) in out.iter_mut().zip(self.w2.chunks_exact(self.hidden)) {
+            let dot: f32 = row.iter().zip(hidden).map(|(w, h)| w * h).sum();
+            *o = sigmoid(*o + dot);
+        }
+        out
+    }
+
+    /// Raw outputs for `pos` (player on roll), using `scratch`.
+    pub fn forward(&self, pos: &Position, scratch: &mut Scratch) -> [f32; OUTPUTS] {
+        encode(pos, &mut scratch.inputs);
+        let Scratch { inputs, hidden } = scratch;
+        self.hidden_layer(inputs, hidden);
+        self.output_layer(hidden)
+    }
+
+    /// One step of gradient descent on the cross-entropy between the outputs for the
+    /// inputs in `scratch` (filled by [`Net::forward`] just before) and `target`.
+    /// Cross-entropy with sigmoid outputs makes the output error simply `y - t`.
+    pub fn train_step(
+        &mut self,
+        scratch: &Scratch,
+        out: &[f32; OUTPUTS],
+        target: &[f32; OUTPUTS],
+        lr: f32,
+    ) {
+        let h = self.hidden;
+        let mut delta_out = [0f32; OUTPUTS];
+        for k in 0..OUTPUTS {
+            delta_out[k] = out[k] - target[k];
+        }
+        // Hidden error before the output weights change.
+        let mut delta_h = vec![0f32; h];
+        for (k, row) in self.w2.chunks_exact(h).enumerate() {
+            let d = delta_out[k];
+            for (dh, w) in delta_h.iter_mut().zip(row) {
+                *dh += d * w;
+            }
+        }
+        for (dh, a) in delta_h.iter_mut().zip(&scratch.hidden) {
+            *dh *= a * (1.0 - a);
+        }
+        for (k, row) in self.w2.chunks_exact_mut(h).enumerate() {
+            let g = lr * delta_out[k];
+            for (w, a) in row.iter_mut().zip(&scratch.hidden) {
+                *w -= g * a;
+            }
+            self.b2[k] -= g;
+        }
+        for (b, dh) in self.b1.iter_mut().zip(&delta_h) {
+            *b -= lr * dh;
+        }
+        for (i, v) in scratch.inputs.iter() {
+            let row = &mut self.w1[i * h..(i + 1) * h];
+            let g = lr * v;
+            for (w, dh) in row.iter_mut().zip(&delta_h) {
+                *w -= g * dh;
+            }
+        }
+    }
+
+    /// Serializes to safetensors bytes, with `metadata` and the encoding name.
+    pub fn to_safetensors(&self) -> Result<Vec<u8>, NetError> {
+        save_bundle(&[("", self)])
+    }
+
+    /// Loads weights from safetensors bytes, checking shapes, the encoding and that
+    /// every weight is finite.
+    pub fn from_safetensors(bytes: &[u8]) -> Result<Net, NetError> {
+        load_bundle(bytes, "")
+    }
+
+    /// A 64-bit FNV-1a hash of the weights, part of the engine fingerprint.
+    pub fn hash(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |x: f32| {
+            for b in x.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        self.w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+            .for_each(|&x| eat(x));
+        h
+    }
+}
+
+/// Writes several nets into one safetensors file: net `name`'s tensors are called
+/// `{name}w1`, `{name}b1`, ... (use names like `contact.`), its metadata keys
+/// `{name}key`. The file records the input encoding once.
+pub fn save_bundle(nets: &[(&str, &Net)]) -> Result<Vec<u8>, NetError> {
+    use safetensors::tensor::{Dtype, TensorView};
+    fn bytes(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+    let mut owned: Vec<(String, Vec<u8>, Vec<usize>)> = Vec::new();
+    let mut meta = HashMap::new();
+    for (name, net) in nets {
+        owned.push((
+            format!("{name}w1"),
+            bytes(&net.w1),
+            vec![INPUTS, net.hidden],
+        ));
+        owned.push((format!("{name}b1"), bytes(&net.b1), vec![net.hidden]));
+        owned.push((
+            format!("{name}w2"),
+            bytes(&net.w2),
+            vec![OUTPUTS, net.hidden],
+        ));
+        owned.push((format!("{name}b2"), bytes(&net.b2), vec![OUTPUTS]));
+        for (k, v) in &net.metadata {
+            meta.insert(format!("{name}{k}"), v.clone());
+        }
+    }
+    meta.insert("encoding".into(), ENCODING.into());
+    let mut views = Vec::with_capacity(owned.len());
+    for (n, data, shape) in &owned {
+        let view = TensorView::new(Dtype::F32, shape.clone(), data)
+            .map_err(|e| NetError(e.to_string()))?;
+        views.push((n.clone(), view));
+    }
+    safetensors::serialize(views, Some(meta)).map_err(|e| NetError(e.to_string()))
+}
+
+/// Reads net `name` (see [`save_bundle`]) from safetensors bytes, checking the input
+/// encoding, every shape, and that every weight is finite.
+pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
+    use safetensors::tensor::Dtype;
+    use safetensors::SafeTensors;
+    let err = |m: String| NetError(format!("bad network file: {m}"));
+    let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| err(e.to_string()))?;
+    let all_meta = header.metadata().clone().unwrap_or_default();
+    match all_meta.get("encoding") {
+        Some(e) if e == ENCODING => {}
+        Some(e) => {
+            return Err(err(format!(
+                "input encoding {e:?}, this build reads {ENCODING:?}"
+            )))
+        }
+        None => return Err(err("no input encoding in its metadata".into())),
+    }
+    let st = SafeTensors::deserialize(bytes).map_err(|e| err(e.to_string()))?;
+    let get = |t: &str, shape: &[usize]| -> Result<Vec<f32>, NetError> {
+        let full = format!("{name}{t}");
+        let v = st
+            .tensor(&full)
+            .map_err(|e| err(format!("tensor {full}: {e}")))?;
+        if v.dtype() != Dtype::F32 || v.shape() != shape {
+            return Err(err(format!(
+                "tensor {full} is {:?} {:?}, expected F32 {shape:?}",
+                v.dtype(),
+                v.shape()
+            )));
+        }
+        let out: Vec<f32> = v
+            .data()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(err(format!("tensor {full} holds a non-finite weight")));
+        }
+        Ok(out)
+    };
+    let b1_name = format!("{name}b1");
+    let b1 = st
+        .tensor(&b1_name)
+        .map_err(|e| err(format!("tensor {b1_name}: {e}")))?;
+    let hidden = b1.shape().first().copied().unwrap_or(0);
+    if hidden == 0 || hidden % 8 != 0 || hidden > 4096 {
+        return Err(err(format!(
+            "hidden width {hidden} is not a multiple of 8 up to 4096"
+        )));
+    }
+    let b2 = get("b2", &[OUTPUTS])?;
+    let metadata = all_meta
+        .iter()
+        .filter_map(|(k, v)| k.strip_prefix(name).map(|k| (k.to_string(), v.clone())))
+        .filter(|(k, _)| k != "encoding" && (name.is_empty() || !k.contains('.')))
+        .collect();
+    Ok(Net {
+        hidden,
+        w1: get("w1", &[INPUTS, hidden])?,
+        b1: get("b1", &[hidden])?,
+        w2: get("w2", &[OUTPUTS, hidden])?,
+        b2: [b2[0], b2[1], b2[2], b2[3], b2[4]],
+        metadata,
+    })
+}
+
+/// A single net used as an evaluator (thread-local scratch keeps it `Sync`).
+impl Evaluator for Net {
+    fn evaluate(&self, pos: &Position) -> Probs {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+        }
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let scratch = match s.as_mut() {
+                Some(sc) if sc.hidden.len() == self.hidden => sc,
+                _ => s.insert(self.scratch()),
+            };
+            Probs(self.forward(pos, scratch)).sanitized()
+        })
+    }
+
+    fn name(&self) -> String {
+        self.metadata
+            .get("name")
+            .cloned()
+            .unwrap_or_else(|| format!("net-{}", self.hidden))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safetensors_round_trip_and_validation() {
+        let mut net = Net::random(16, 3);
+        net.metadata.insert("kind".into(), "contact".into());
+        let bytes = net.to_safetensors().unwrap();
+        let back = Net::from_safetensors(&bytes).unwrap();
+        assert_eq!(back.w1, net.w1);
+        assert_eq!(back.hash(), net.hash());
+        assert_eq!(
+            back.metadata.get("kind").map(String::as_str),
+            Some("contact")
+        );
+        assert!(Net::from_safetensors(&bytes[..bytes.len() - 4]).is_err());
+        assert!(Net::from_safetensors(b"not a net").is_err());
+        let other = Net::random(8, 4);
+        let bundle = save_bundle(&[("contact.", &net), ("race.", &other)]).unwrap();
+        assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
+        assert_eq!(load_bundle(&bundle, "contact.").unwrap().w2, net.w2);
+        assert!(load_bundle(&bundle, "crashed.").is_err());
+    }
+
+    #[test]
+    fn training_moves_outputs_towards_the_target() {
+        let mut net = Net::random(16, 1);
+        let mut s = net.scratch();
+        let target = [1.0, 0.5, 0.0, 0.0, 0.0];
+        let before = net.forward(&Position::STARTING, &mut s);
+        for _ in 0..200 {
+            let out = net.forward(&Position::STARTING, &mut s);
+            net.train_step(&s, &out, &target, 0.1);
+        }
+        let after = net.forward(&Position::STARTING, &mut s);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs() + 1e-6);
+        }
+        assert!((after[0] - 1.0).abs() < 0.05);
+    }
+}

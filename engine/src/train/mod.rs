@@ -1,0 +1,3 @@
+//! Training the networks inside the product: TD(lambda) self-play from scratch.
+
+pub mod td;
