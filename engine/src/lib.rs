@@ -3,15 +3,19 @@
 //! notation. No I/O, no async: everything here is a deterministic function of its
 //! inputs, which is what lets the cluster re-run any trial and compare it bit for bit.
 
+pub mod cube;
 pub mod dice;
 pub mod error;
 pub mod eval;
 pub mod ids;
+pub mod met;
 pub mod movegen;
 pub mod notation;
 pub mod play;
 pub mod position;
 pub mod rng;
+pub mod rollout;
+pub mod search;
 pub mod train;
 
 pub use dice::Dice;

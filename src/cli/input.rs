@@ -47,6 +47,18 @@ pub fn parse_position(text: &str) -> Result<PositionInput, ParseError> {
     })
 }
 
+/// The dice to play: `text` when given, else those in the position input (XGID or
+/// match ID).
+pub fn dice_for(input: &PositionInput, text: Option<&str>) -> Result<Dice, ParseError> {
+    match (text, input.dice) {
+        (Some(d), _) => Dice::parse(d),
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(ParseError::new(
+            "no dice given: add them after the position, e.g. 31",
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,17 @@
 //! Command-line parsing and dispatch. Each subcommand lives in its own module; every
 //! failure on user input comes back as a [`CliError`] and leaves with exit code 2.
 
+mod bench;
 mod duel;
 mod eval;
+mod filter_study;
+mod hint;
 mod input;
 mod moves;
 mod nets;
 mod players;
+mod rollout;
+mod search_args;
 mod show;
 mod train;
 
@@ -50,9 +55,19 @@ enum Command {
     Eval(eval::Args),
     /// List every legal move of a roll, with the resulting position IDs.
     Moves(moves::Args),
+    /// Rank the plays of a roll by an n-ply search with a move filter (cubeless):
+    /// probabilities, equity and difference to the best, like GNU Backgammon's hint.
+    Hint(hint::Args),
+    /// Score move filters against a search of every play on self-play decisions:
+    /// cost per decision, large misses and speed-up (table and CSV).
+    FilterStudy(filter_study::Args),
+    /// Benchmarks against GNU Backgammon's oracle files.
+    Bench(bench::Args),
     /// Play cubeless money games between two players with duplicate dice and report
     /// points per game with its standard error.
     Duel(duel::Args),
+    /// Roll out a position or the candidate moves of a roll (the main job).
+    Rollout(rollout::Args),
     /// Draw a position as text, with pip counts.
     Show(show::Args),
     /// Train the evaluation networks (TD(lambda) self-play).
@@ -65,7 +80,11 @@ pub fn run() -> Result<(), CliError> {
     match cli.command {
         Command::Eval(a) => eval::run(a),
         Command::Moves(a) => moves::run(a),
+        Command::Hint(a) => hint::run(a),
+        Command::FilterStudy(a) => filter_study::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
+        Command::Rollout(a) => rollout::run(a),
         Command::Show(a) => show::run(a),
         Command::Train(a) => train::run(a),
     }

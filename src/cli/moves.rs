@@ -1,11 +1,11 @@
 //! `bgfarm moves POS DICE [--json]`: every legal move with its notation and the
 //! resulting position ID as seen by the next player (the oracle files' convention).
 
-use super::input::parse_position;
+use super::input::{dice_for, parse_position};
 use super::CliError;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::notation::format_move;
-use bgfarm_engine::{Dice, MoveGenerator};
+use bgfarm_engine::MoveGenerator;
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -35,15 +35,7 @@ struct JsonOut<'a> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
-    let dice = match (&args.dice, input.dice) {
-        (Some(d), _) => Dice::parse(d)?,
-        (None, Some(d)) => d,
-        (None, None) => {
-            return Err(CliError::msg(
-                "no dice given: add them after the position, e.g. 31",
-            ))
-        }
-    };
+    let dice = dice_for(&input, args.dice.as_deref())?;
     if input.position.game_over() {
         return Err(CliError::msg(
             "the game in this position is over: nobody moves",

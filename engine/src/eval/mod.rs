@@ -7,6 +7,7 @@
 
 pub mod bearoff;
 pub mod default_nets;
+pub mod fingerprint;
 pub mod net;
 pub mod neural;
 pub mod probs;
@@ -24,8 +25,43 @@ pub trait Evaluator: Send + Sync {
     /// Game-over positions need not be handled: callers use [`terminal_probs`] first.
     fn evaluate(&self, pos: &Position) -> Probs;
 
+    /// Probabilities of every move's resulting position from the view of the player
+    /// who rolls next (what `evaluate(&m.next_position())` gives, finished games by
+    /// [`terminal_probs`]), into `out` (cleared first). Evaluators that score
+    /// siblings faster than one by one (the neural one: incremental first layer)
+    /// override it.
+    fn evaluate_candidates(&self, parent: &Position, moves: &[Move], out: &mut Vec<Probs>) {
+        let _ = parent;
+        out.clear();
+        out.extend(moves.iter().map(|m| {
+            let next = m.next_position();
+            terminal_probs(&next).unwrap_or_else(|| self.evaluate(&next))
+        }));
+    }
+
     /// A short name for reports (`"default"`, `"pubeval"`, a file name).
     fn name(&self) -> String;
+}
+
+/// The greedy (0-ply) choice among candidates scored from the next player's view
+/// (as [`Evaluator::evaluate_candidates`] and `NeuralEvaluator::evaluate_moves` give
+/// them): the index of the best cubeless equity for the player who moves, the first
+/// one on ties; `None` when there is no candidate.
+pub fn best_move_index(next_probs: &[Probs]) -> Option<usize> {
+    if next_probs.is_empty() {
+        return None;
+    }
+    let mut best = 0;
+    let mut best_eq = f32::NEG_INFINITY;
+    for (i, p) in next_probs.iter().enumerate() {
+        // Same arithmetic as `after_move(..).equity()`, so choices match it exactly.
+        let eq = p.flip().equity();
+        if eq > best_eq {
+            best_eq = eq;
+            best = i;
+        }
+    }
+    Some(best)
 }
 
 /// Chooses one move among the legal ones: what a duel or a rollout needs of a player.
@@ -70,17 +106,10 @@ pub fn after_move<E: Evaluator + ?Sized>(eval: &E, m: &Move) -> Probs {
 pub struct Greedy<E>(pub E);
 
 impl<E: Evaluator> Player for Greedy<E> {
-    fn choose(&self, _pos: &Position, _dice: Dice, moves: &[Move]) -> usize {
-        let mut best = 0;
-        let mut best_eq = f32::NEG_INFINITY;
-        for (i, m) in moves.iter().enumerate() {
-            let eq = after_move(&self.0, m).equity();
-            if eq > best_eq {
-                best_eq = eq;
-                best = i;
-            }
-        }
-        best
+    fn choose(&self, pos: &Position, _dice: Dice, moves: &[Move]) -> usize {
+        let mut probs = Vec::with_capacity(moves.len());
+        self.0.evaluate_candidates(pos, moves, &mut probs);
+        best_move_index(&probs).unwrap_or(0)
     }
 
     fn name(&self) -> String {

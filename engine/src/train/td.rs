@@ -22,7 +22,7 @@
 use crate::dice::Dice;
 use crate::eval::net::OUTPUTS;
 use crate::eval::neural::{Class, NeuralEvaluator};
-use crate::eval::{terminal_probs, Probs};
+use crate::eval::{best_move_index, terminal_probs, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -85,6 +85,7 @@ pub fn train(
     let mut stats = TdStats::default();
     let mut steps: Vec<Step> = Vec::with_capacity(128);
     let mut targets: Vec<[f32; OUTPUTS]> = Vec::with_capacity(128);
+    let mut candidates: Vec<Probs> = Vec::with_capacity(64);
     for k in 0..cfg.games {
         let g = cfg.first_game + k;
         let frac = if cfg.games > 1 {
@@ -110,7 +111,8 @@ pub fn train(
                 rng.roll()
             };
             let class = eval.class(&pos);
-            let (next_pos, next_val) = best_successor(eval, &mut gen, &mut scratch, &pos, dice);
+            let (next_pos, next_val) =
+                best_successor(eval, &mut gen, &mut scratch, &mut candidates, &pos, dice);
             steps.push(Step {
                 pos,
                 class,
@@ -169,31 +171,26 @@ pub fn train(
     stats
 }
 
-/// The successor the mover picks at 0-ply and its value from the mover's side.
+/// The successor the mover picks at 0-ply and its value from the mover's side. All
+/// candidates are scored in one batch (incremental first layer), `candidates` being
+/// its reused output buffer.
 fn best_successor(
     eval: &NeuralEvaluator<'_>,
     gen: &mut MoveGenerator,
     scratch: &mut crate::eval::neural::EvalScratch,
+    candidates: &mut Vec<Probs>,
     pos: &Position,
     dice: Dice,
 ) -> (Position, [f32; OUTPUTS]) {
     let moves = gen.generate(pos, dice);
-    if moves.is_empty() {
-        let next = pos.switch_sides();
-        return (next, eval.evaluate_with(&next, scratch).flip().0);
-    }
-    let mut best = (moves[0].next_position(), [0.0; OUTPUTS]);
-    let mut best_eq = f32::NEG_INFINITY;
-    for m in moves {
-        let next = m.next_position();
-        let v = eval.evaluate_with(&next, scratch).flip();
-        let eq = v.equity();
-        if eq > best_eq {
-            best_eq = eq;
-            best = (next, v.0);
+    eval.evaluate_moves(pos, moves, scratch, candidates);
+    match best_move_index(candidates) {
+        Some(i) => (moves[i].next_position(), candidates[i].flip().0),
+        None => {
+            let next = pos.switch_sides();
+            (next, eval.evaluate_with(&next, scratch).flip().0)
         }
     }
-    best
 }
 
 #[cfg(test)]

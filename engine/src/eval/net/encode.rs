@@ -65,51 +65,140 @@ impl SparseInputs {
     }
 }
 
+/// Index of the first of the six per-side "global" units: bar, borne off, pip count
+/// for the mover (`GLOBAL_BASE[0]..+3`) and the opponent (`GLOBAL_BASE[1]..+3`).
+const GLOBAL_BASE: [usize; 2] = [96, 99 + 96];
+
+/// Values of the six global units of `pos` in input order (mover's bar, off, pips,
+/// then the opponent's), zeros included; [`encode`] pushes the non-zero ones. One
+/// pass over the 26 board bytes instead of the four that `pip_counts`, `mover_off`
+/// and `opponent_off` would make.
 #[inline]
-fn push_point(out: &mut SparseInputs, base: usize, n: u8) {
-    if n == 0 {
-        return;
+pub fn globals(pos: &Position) -> [f32; 6] {
+    let p = pos.pips();
+    let (mut mc, mut oc, mut mp, mut op) = (0u32, 0u32, 0u32, 0u32);
+    for (i, &c) in p.iter().enumerate() {
+        // Branch-free (the sign of a point is unpredictable).
+        let m = c.max(0) as u32;
+        let o = u32::from(c.min(0).unsigned_abs());
+        mc += m;
+        oc += o;
+        mp += m * i as u32;
+        op += o * (25 - i as u32);
     }
-    out.push(base, 1.0);
-    if n >= 2 {
-        out.push(base + 1, 1.0);
-    }
-    if n >= 3 {
-        out.push(base + 2, 1.0);
-    }
-    if n > 3 {
-        out.push(base + 3, f32::from(n - 3) * 0.5);
-    }
+    // Position guarantees at most 15 checkers a side, so these never wrap.
+    let moff = 15u32.saturating_sub(mc) as u8;
+    let ooff = 15u32.saturating_sub(oc) as u8;
+    [
+        f32::from(p[25].unsigned_abs()) * 0.5,
+        f32::from(moff) / 15.0,
+        mp as f32 / 167.0,
+        f32::from(p[0].unsigned_abs()) * 0.5,
+        f32::from(ooff) / 15.0,
+        op as f32 / 167.0,
+    ]
 }
 
 /// Encodes `pos` (seen from the player on roll) into `out`.
+///
+/// Branch-free per point: the non-zero units of a point holding `n` checkers are its
+/// first `min(n, 4)` (`n >= 1`, `n >= 2`, `n >= 3`, then `(n - 3) / 2`), so all four
+/// are written and `min(n, 4)` kept. Random positions made the old per-unit branches
+/// mispredict often: this cut encoding from about 0.4 to 0.1 us. Same entries, same
+/// order as pushing them one by one (at most 30 point entries: one per checker).
 pub fn encode(pos: &Position, out: &mut SparseInputs) {
-    out.len = 0;
     let p = pos.pips();
+    let mut len = 0usize;
     for (point, &c) in p.iter().enumerate().take(25).skip(1) {
-        if c > 0 {
-            push_point(out, point_base(0, point), c as u8);
-        } else if c < 0 {
-            // The opponent's own numbering of this point.
-            push_point(out, point_base(1, 25 - point), c.unsigned_abs());
+        let n = c.unsigned_abs();
+        // The opponent's checkers are numbered from its side: its point 25 - point.
+        let base = if c > 0 {
+            point_base(0, point)
+        } else {
+            point_base(1, 25 - point)
+        } as u16;
+        let idx = &mut out.idx[len..len + 4];
+        idx.copy_from_slice(&[base, base + 1, base + 2, base + 3]);
+        let val = &mut out.val[len..len + 4];
+        val.copy_from_slice(&[1.0, 1.0, 1.0, f32::from(n.saturating_sub(3)) * 0.5]);
+        len += usize::from(n.min(4));
+    }
+    out.len = len;
+    let g = globals(pos);
+    for (side, base) in GLOBAL_BASE.into_iter().enumerate() {
+        for k in 0..3 {
+            let v = g[side * 3 + k];
+            if v != 0.0 {
+                out.push(base + k, v);
+            }
         }
     }
-    let (pm, po) = pos.pip_counts();
-    for (side, bar, off, pips) in [
-        (0usize, p[25].unsigned_abs(), pos.mover_off(), pm),
-        (1, p[0].unsigned_abs(), pos.opponent_off(), po),
-    ] {
-        let base = side * 99 + 96;
-        if bar > 0 {
-            out.push(base, f32::from(bar) * 0.5);
-        }
-        if off > 0 {
-            out.push(base + 1, f32::from(off) / 15.0);
-        }
-        if pips > 0 {
-            out.push(base + 2, pips as f32 / 167.0);
+}
+
+/// Value of unit `k` (0..4) of a point holding `n` checkers of one side.
+#[inline]
+fn point_unit(n: u8, k: usize) -> f32 {
+    match k {
+        0 => f32::from(u8::from(n >= 1)),
+        1 => f32::from(u8::from(n >= 2)),
+        2 => f32::from(u8::from(n >= 3)),
+        _ => f32::from(n.saturating_sub(3)) * 0.5,
+    }
+}
+
+#[inline]
+fn push_point_delta(out: &mut SparseInputs, base: usize, old: u8, new: u8) {
+    if old == new {
+        return;
+    }
+    for k in 0..4 {
+        // Exact: both units are small multiples of 0.5.
+        let d = point_unit(new, k) - point_unit(old, k);
+        if d != 0.0 {
+            out.push(base + k, d);
         }
     }
+}
+
+/// The inputs of `to` minus those of `from`, as sparse `(index, delta)` pairs in
+/// `out`: what the first layer must add to `from`'s pre-activations to get `to`'s.
+/// `from_globals` is [`globals`]`(from)`, computed once per reference position.
+/// Returns the number of board points (1..=24) that differ; a legal move changes at
+/// most 8, where a full encoding has about 35 entries.
+pub fn encode_delta(
+    from: &Position,
+    from_globals: &[f32; 6],
+    to: &Position,
+    out: &mut SparseInputs,
+) -> usize {
+    out.len = 0;
+    let (a, b) = (from.pips(), to.pips());
+    let mut changed = 0;
+    for point in 1..25 {
+        let (x, y) = (a[point], b[point]);
+        if x == y {
+            continue;
+        }
+        changed += 1;
+        // Mover's units (index > 0), then the opponent's in its own numbering.
+        push_point_delta(out, point_base(0, point), x.max(0) as u8, y.max(0) as u8);
+        push_point_delta(
+            out,
+            point_base(1, 25 - point),
+            x.min(0).unsigned_abs(),
+            y.min(0).unsigned_abs(),
+        );
+    }
+    let g = globals(to);
+    for (side, base) in GLOBAL_BASE.into_iter().enumerate() {
+        for k in 0..3 {
+            let (old, new) = (from_globals[side * 3 + k], g[side * 3 + k]);
+            if old != new {
+                out.push(base + k, new - old);
+            }
+        }
+    }
+    changed
 }
 
 #[cfg(test)]
@@ -137,5 +226,89 @@ mod tests {
         let mut t = SparseInputs::default();
         encode(&Position::STARTING.switch_sides(), &mut t);
         assert_eq!(t.to_dense()[..99], d[99..]);
+    }
+
+    /// The encoding as the module docs state it, unit by unit.
+    fn reference(pos: &Position) -> [f32; INPUTS] {
+        let mut d = [0f32; INPUTS];
+        let p = pos.pips();
+        let units = |d: &mut [f32; INPUTS], base: usize, n: u8| {
+            let n = f32::from(n);
+            d[base] = f32::from(u8::from(n >= 1.0));
+            d[base + 1] = f32::from(u8::from(n >= 2.0));
+            d[base + 2] = f32::from(u8::from(n >= 3.0));
+            d[base + 3] = if n > 3.0 { (n - 3.0) / 2.0 } else { 0.0 };
+        };
+        for point in 1..25 {
+            let c = p[point];
+            if c > 0 {
+                units(&mut d, point_base(0, point), c as u8);
+            } else if c < 0 {
+                units(&mut d, point_base(1, 25 - point), c.unsigned_abs());
+            }
+        }
+        let (pm, po) = pos.pip_counts();
+        d[96] = f32::from(p[25].unsigned_abs()) / 2.0;
+        d[97] = f32::from(pos.mover_off()) / 15.0;
+        d[98] = pm as f32 / 167.0;
+        d[99 + 96] = f32::from(p[0].unsigned_abs()) / 2.0;
+        d[99 + 97] = f32::from(pos.opponent_off()) / 15.0;
+        d[99 + 98] = po as f32 / 167.0;
+        d
+    }
+
+    /// Positions of random games, every legal move of every roll included.
+    fn random_positions(n: usize) -> Vec<Position> {
+        let mut rng = crate::rng::Rng::new(5);
+        let mut gen = crate::movegen::MoveGenerator::new();
+        let mut out = Vec::new();
+        let mut pos = Position::STARTING;
+        while out.len() < n {
+            let moves = gen.generate(&pos, rng.roll());
+            out.extend(moves.iter().map(|m| m.next_position()));
+            pos = match moves.len() {
+                0 => pos.switch_sides(),
+                k => moves[rng.below(k as u32) as usize].next_position(),
+            };
+            if pos.game_over() {
+                pos = Position::STARTING;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn encoding_matches_the_reference_and_is_sparse() {
+        let mut s = SparseInputs::default();
+        for pos in random_positions(20_000) {
+            encode(&pos, &mut s);
+            assert_eq!(s.to_dense(), reference(&pos), "{pos:?}");
+            assert!(s.iter().all(|(_, v)| v != 0.0));
+            let mut idx = s.idx[..s.len].to_vec();
+            idx.sort_unstable();
+            idx.dedup();
+            assert_eq!(idx.len(), s.len, "an input pushed twice");
+        }
+    }
+
+    #[test]
+    fn delta_turns_one_encoding_into_another() {
+        let positions = random_positions(20_000);
+        let mut d = SparseInputs::default();
+        for pair in positions.windows(2) {
+            let (from, to) = (&pair[0], &pair[1]);
+            let changed = encode_delta(from, &globals(from), to, &mut d);
+            let expected = (1..25).filter(|&i| from.at(i) != to.at(i)).count();
+            assert_eq!(changed, expected);
+            let mut x = reference(from);
+            for (i, v) in d.iter() {
+                assert!(v != 0.0);
+                x[i] += v;
+            }
+            let y = reference(to);
+            for i in 0..INPUTS {
+                assert!((x[i] - y[i]).abs() < 1e-6, "{from:?} -> {to:?}: input {i}");
+            }
+        }
     }
 }

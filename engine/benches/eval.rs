@@ -1,0 +1,125 @@
+//! Raw contact-net evaluation speed on one core, input encoding included, over the
+//! contact positions of the oracle benchmark (`bench.jsonl`: 1000 positions of GNU
+//! Backgammon self-play, 750 of them with contact by our definition).
+//!
+//! - `eval_contact/forward`: `Net::forward` of the default contact net on each
+//!   position (encode + hidden layer + outputs); throughput = positions.
+//! - `eval_contact/evaluate_with`: the same through `NeuralEvaluator::evaluate_with`
+//!   (terminal and contact checks, sanitizing).
+//! - `eval_moves/*`: every legal move of each position's roll (moves generated
+//!   outside the timing); throughput = candidates evaluated. `per_candidate` calls
+//!   `evaluate_with(&m.next_position())` for each, `batch` calls
+//!   `NeuralEvaluator::evaluate_moves` once per position (incremental first layer).
+//!   No bear-off tables here (`endgame: None`), so every candidate goes through a net.
+//!
+//! Target (DESIGN.md performance budget): >= 250,000 evaluations/s.
+
+use bgfarm_engine::eval::default_nets::BYTES;
+use bgfarm_engine::eval::net::load_bundle;
+use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::eval::Probs;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::{Dice, Move, MoveGenerator, Position};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+const BENCH: &str = include_str!("../testdata/oracle/bench.jsonl");
+
+/// The contact positions of `bench.jsonl` with their rolls.
+fn contact_positions() -> Vec<(Position, Dice)> {
+    BENCH
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("oracle line");
+            let pos = position_id::decode(v["pos"].as_str().expect("pos")).expect("valid ID");
+            let d = &v["dice"];
+            let die = |k: usize| d[k].as_u64().expect("die") as u8;
+            (pos, Dice::new(die(0), die(1)).expect("valid dice"))
+        })
+        .filter(|(p, _)| p.has_contact())
+        .collect()
+}
+
+fn evaluator() -> NeuralEvaluator<'static> {
+    NeuralEvaluator {
+        contact: load_bundle(BYTES, "contact.").expect("default contact net"),
+        race: load_bundle(BYTES, "race.").expect("default race net"),
+        endgame: None,
+    }
+}
+
+fn bench_eval(c: &mut Criterion) {
+    let positions = contact_positions();
+    let eval = evaluator();
+    eprintln!(
+        "contact net {}-{}-5, {} contact positions",
+        bgfarm_engine::eval::net::encode::INPUTS,
+        eval.contact.hidden(),
+        positions.len()
+    );
+    let mut scratch = eval.scratch();
+    let mut net_scratch = eval.contact.scratch();
+
+    let mut group = c.benchmark_group("eval_contact");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("forward", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, _) in &positions {
+                s += eval.contact.forward(black_box(p), &mut net_scratch)[0];
+            }
+            black_box(s)
+        })
+    });
+    group.bench_function("evaluate_with", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, _) in &positions {
+                s += eval.evaluate_with(black_box(p), &mut scratch).0[0];
+            }
+            black_box(s)
+        })
+    });
+    group.finish();
+
+    let mut gen = MoveGenerator::new();
+    let with_moves: Vec<(Position, Vec<Move>)> = positions
+        .iter()
+        .map(|(p, d)| (*p, gen.generate(p, *d).to_vec()))
+        .collect();
+    let candidates: usize = with_moves.iter().map(|(_, m)| m.len()).sum();
+    let contact_candidates: usize = with_moves
+        .iter()
+        .flat_map(|(_, m)| m)
+        .filter(|m| m.next_position().has_contact())
+        .count();
+    eprintln!("{candidates} candidates, {contact_candidates} with contact");
+    let mut group = c.benchmark_group("eval_moves");
+    group.throughput(Throughput::Elements(candidates as u64));
+    group.bench_function("per_candidate", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (_, moves) in &with_moves {
+                for m in moves {
+                    s += eval.evaluate_with(&m.next_position(), &mut scratch).0[0];
+                }
+            }
+            black_box(s)
+        })
+    });
+    let mut out: Vec<Probs> = Vec::new();
+    group.bench_function("batch", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, moves) in &with_moves {
+                eval.evaluate_moves(black_box(p), moves, &mut scratch, &mut out);
+                s += out.iter().map(|p| p.0[0]).sum::<f32>();
+            }
+            black_box(s)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_eval);
+criterion_main!(benches);

@@ -1,0 +1,520 @@
+//! Cube decisions at 0-ply: no double, double/take, double/pass or too good, from
+//! the cubeful equities of the three outcomes.
+//!
+//! `ND` is the cubeful equity with the cube as it is; `DT` the equity after a double
+//! and take (cube `2c`, opponent owns it); `DP` the value of a pass (+1 cube in money
+//! play, `ME(win c)` in a match). The player on roll doubles when `DT >= ND` and
+//! `DP >= ND`; the opponent then takes when `DT < DP`. Otherwise there is no double,
+//! and when `ND > DP` the position is too good to double (playing on for the gammon
+//! is worth more than a cash). No closed-form decision points are needed.
+//!
+//! Units: money equities are per unit of the current cube (so `DT` is twice the
+//! equity at cube `2c` per unit of `2c`); match values are MWC.
+
+use super::janowski;
+use super::jump;
+use super::matchplay::cubeful_mwc;
+use super::odds::GameOdds;
+use super::{Cube, Owner};
+use crate::met::{MatchEquityTable, MatchScore};
+use std::fmt;
+
+/// How a player values the cube.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CubeModel {
+    /// Janowski's money model with cube life index `x`. In a match this is the
+    /// deliberately match-unaware baseline ("money Janowski in a match"): money `W`
+    /// and `L`, money equities, only the match's legality rules.
+    JanowskiMoney { x: f64 },
+    /// Janowski extended with the match equity table; in money play the same as
+    /// [`CubeModel::JanowskiMoney`].
+    JanowskiMatch { x: f64 },
+    /// Higgins's jump model with volatility `sigma` (money formulas; in a match,
+    /// match-unaware like `JanowskiMoney`).
+    Jump { sigma: f64 },
+}
+
+/// Where a cube decision is taken: money play, or a match score with its table.
+#[derive(Clone, Copy, Debug)]
+pub enum CubeSpot<'a> {
+    Money {
+        cube: Cube,
+        /// Jacoby rule: gammons do not count before the first double.
+        jacoby: bool,
+    },
+    Match {
+        cube: Cube,
+        score: MatchScore,
+        met: &'a MatchEquityTable,
+    },
+}
+
+impl CubeSpot<'_> {
+    /// The cube.
+    pub fn cube(&self) -> Cube {
+        match *self {
+            CubeSpot::Money { cube, .. } | CubeSpot::Match { cube, .. } => cube,
+        }
+    }
+
+    /// True when the player on roll may double now: not when the opponent owns the
+    /// cube, in the Crawford game, or when the cube is dead for them.
+    pub fn may_double(&self) -> bool {
+        match *self {
+            CubeSpot::Money { cube, .. } => cube.owner != Owner::Opponent,
+            CubeSpot::Match { cube, score, .. } => {
+                cube.owner != Owner::Opponent && !score.cube_dead_for_mover(cube.value)
+            }
+        }
+    }
+
+    /// True when the opponent could double on their turn with this cube.
+    pub fn opponent_may_double(&self) -> bool {
+        match *self {
+            CubeSpot::Money { cube, .. } => cube.owner != Owner::Mover,
+            CubeSpot::Match { cube, score, .. } => {
+                cube.owner != Owner::Mover && !score.flip().cube_dead_for_mover(cube.value)
+            }
+        }
+    }
+}
+
+/// The proper cube action of the player on roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CubeDecision {
+    /// Not yet: keep the cube.
+    NoDouble,
+    /// Double; the opponent should take.
+    DoubleTake,
+    /// Double; the opponent should pass.
+    DoublePass,
+    /// Too good to double: play on for the gammon.
+    TooGood,
+    /// The player on roll may not double (the opponent owns the cube, Crawford game,
+    /// or the cube is dead for them).
+    Unavailable,
+}
+
+impl CubeDecision {
+    /// Snake-case name for JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CubeDecision::NoDouble => "no_double",
+            CubeDecision::DoubleTake => "double_take",
+            CubeDecision::DoublePass => "double_pass",
+            CubeDecision::TooGood => "too_good",
+            CubeDecision::Unavailable => "unavailable",
+        }
+    }
+
+    /// The three-way rule of the module docs.
+    pub fn from_equities(nd: f64, dt: f64, dp: f64) -> CubeDecision {
+        if dt >= nd && dp >= nd {
+            if dt < dp {
+                CubeDecision::DoubleTake
+            } else {
+                CubeDecision::DoublePass
+            }
+        } else if nd > dp {
+            CubeDecision::TooGood
+        } else {
+            CubeDecision::NoDouble
+        }
+    }
+}
+
+impl fmt::Display for CubeDecision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CubeDecision::NoDouble => "no double",
+            CubeDecision::DoubleTake => "double, take",
+            CubeDecision::DoublePass => "double, pass",
+            CubeDecision::TooGood => "too good to double",
+            CubeDecision::Unavailable => "no cube action (may not double)",
+        })
+    }
+}
+
+/// What the equities are measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Units {
+    /// Money points per unit of the current cube.
+    Money,
+    /// Match-winning chances.
+    Mwc,
+}
+
+/// A 0-ply cube analysis of the player on roll.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeAnalysis {
+    pub units: Units,
+    /// Cubeless equity (money, per unit cube) or cubeless MWC.
+    pub cubeless: f64,
+    /// Cubeful equity without doubling.
+    pub no_double: f64,
+    /// Cubeful equity after double and take; `None` when doubling is not allowed.
+    pub double_take: Option<f64>,
+    /// Value of double and pass; `None` when doubling is not allowed.
+    pub double_pass: Option<f64>,
+    pub decision: CubeDecision,
+    /// P(win) of the player on roll below which they should pass an opponent's
+    /// double (same gammon ratios); `None` when the opponent may not double.
+    pub take_point: Option<f64>,
+    /// P(win) of the player on roll above which the opponent should pass their
+    /// double; `None` when the player on roll may not double.
+    pub cash_point: Option<f64>,
+}
+
+impl CubeAnalysis {
+    /// Cubeful equity with the proper cube action.
+    pub fn equity(&self) -> f64 {
+        match (self.decision, self.double_take, self.double_pass) {
+            (CubeDecision::DoubleTake, Some(dt), _) => dt,
+            (CubeDecision::DoublePass, _, Some(dp)) => dp,
+            _ => self.no_double,
+        }
+    }
+
+    /// True when the player on roll should double.
+    pub fn doubles(&self) -> bool {
+        matches!(
+            self.decision,
+            CubeDecision::DoubleTake | CubeDecision::DoublePass
+        )
+    }
+
+    /// True when, after a double, the opponent should take (`DT < DP`).
+    pub fn opponent_takes(&self) -> bool {
+        matches!((self.double_take, self.double_pass), (Some(dt), Some(dp)) if dt < dp)
+    }
+}
+
+impl CubeModel {
+    /// The 0-ply analysis of the player on roll with cubeless `odds` at `spot`.
+    pub fn analyse(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> CubeAnalysis {
+        match (*self, *spot) {
+            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => {
+                match_analysis(odds, spot, met, score, cube, x)
+            }
+            (model, _) => money_analysis(model, odds, spot),
+        }
+    }
+
+    /// Whether a player using this model takes a double from an opponent whose
+    /// odds (seen by the doubler, on roll) are `doubler_odds` at `doubler_spot`.
+    pub fn takes(&self, doubler_odds: &GameOdds, doubler_spot: &CubeSpot<'_>) -> bool {
+        let (dt, dp) = self.double_values(doubler_odds, doubler_spot);
+        dt < dp
+    }
+
+    /// `(DT, DP)` of the player on roll under this model, whether or not a double is
+    /// legal (the taker's view of a double it was offered).
+    fn double_values(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> (f64, f64) {
+        match (*self, *spot) {
+            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => (
+                cubeful_mwc(met, score, cube.doubled(), odds, x),
+                score.mwc_after(met, true, cube.value),
+            ),
+            (model, _) => (2.0 * model.money_equity(odds, Owner::Opponent, false), 1.0),
+        }
+    }
+
+    /// Money cubeful equity per unit cube under a money model.
+    fn money_equity(&self, odds: &GameOdds, owner: Owner, jacoby: bool) -> f64 {
+        match *self {
+            CubeModel::JanowskiMoney { x } | CubeModel::JanowskiMatch { x } => {
+                janowski::cubeful_equity(odds, owner, x, jacoby)
+            }
+            CubeModel::Jump { sigma } => jump::equity(odds.p, odds.w(), odds.l(), owner, sigma),
+        }
+    }
+}
+
+/// Money analysis (also money models used in a match: legality from the spot).
+fn money_analysis(model: CubeModel, odds: &GameOdds, spot: &CubeSpot<'_>) -> CubeAnalysis {
+    let cube = spot.cube();
+    let jacoby = matches!(*spot, CubeSpot::Money { jacoby: true, .. });
+    let nd = model.money_equity(odds, cube.owner, jacoby);
+    let (w, l) = (odds.w(), odds.l());
+    let (tp, cp) = match model {
+        CubeModel::JanowskiMoney { x } | CubeModel::JanowskiMatch { x } => {
+            (janowski::take_point(w, l, x), janowski::cash_point(w, l, x))
+        }
+        CubeModel::Jump { sigma } => (jump::take_point(w, l, sigma), jump::cash_point(w, l, sigma)),
+    };
+    let cubeless = if jacoby && cube.owner == Owner::Centred {
+        2.0 * odds.p - 1.0
+    } else {
+        odds.money_equity()
+    };
+    finish(
+        Units::Money,
+        cubeless,
+        nd,
+        spot.may_double()
+            .then(|| (2.0 * model.money_equity(odds, Owner::Opponent, false), 1.0)),
+        spot.opponent_may_double().then_some(tp),
+        spot.may_double().then_some(cp),
+    )
+}
+
+/// Match analysis with the table (Janowski match model).
+fn match_analysis(
+    odds: &GameOdds,
+    spot: &CubeSpot<'_>,
+    met: &MatchEquityTable,
+    score: MatchScore,
+    cube: Cube,
+    x: f64,
+) -> CubeAnalysis {
+    let c = cube.value;
+    let nd = cubeful_mwc(met, score, cube, odds, x);
+    let double = |o: &GameOdds| cubeful_mwc(met, score, cube.doubled(), o, x);
+    let dp = score.mwc_after(met, true, c);
+    // Cash point: where a take is worth a pass. Take point: where the player on roll,
+    // doubled by the opponent, does as well taking (owning 2c) as passing.
+    let cash_point = spot
+        .may_double()
+        .then(|| crossing(|p| double(&odds.at(p)) - dp));
+    let pass = score.mwc_after(met, false, c);
+    let owned = Cube {
+        value: 2 * c,
+        owner: Owner::Mover,
+    };
+    let take_point = spot
+        .opponent_may_double()
+        .then(|| crossing(|p| cubeful_mwc(met, score, owned, &odds.at(p), x) - pass));
+    finish(
+        Units::Mwc,
+        super::matchplay::cubeless_mwc(met, score, c, odds),
+        nd,
+        spot.may_double().then(|| (double(odds), dp)),
+        take_point,
+        cash_point,
+    )
+}
+
+fn finish(
+    units: Units,
+    cubeless: f64,
+    nd: f64,
+    double: Option<(f64, f64)>,
+    take_point: Option<f64>,
+    cash_point: Option<f64>,
+) -> CubeAnalysis {
+    let decision = match double {
+        Some((dt, dp)) => CubeDecision::from_equities(nd, dt, dp),
+        None => CubeDecision::Unavailable,
+    };
+    CubeAnalysis {
+        units,
+        cubeless,
+        no_double: nd,
+        double_take: double.map(|d| d.0),
+        double_pass: double.map(|d| d.1),
+        decision,
+        take_point,
+        cash_point,
+    }
+}
+
+/// The `p` in `[0, 1]` where the non-decreasing `f` crosses 0 (bisection to 1e-9);
+/// 0 when `f(0) >= 0`, 1 when `f(1) < 0`.
+fn crossing(f: impl Fn(f64) -> f64) -> f64 {
+    if f(0.0) >= 0.0 {
+        return 0.0;
+    }
+    if f(1.0) < 0.0 {
+        return 1.0;
+    }
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while hi - lo > 1e-9 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn money(owner: Owner) -> CubeSpot<'static> {
+        CubeSpot::Money {
+            cube: Cube { value: 1, owner },
+            jacoby: false,
+        }
+    }
+
+    #[test]
+    fn three_way_rule() {
+        assert_eq!(
+            CubeDecision::from_equities(0.3, 0.2, 1.0),
+            CubeDecision::NoDouble
+        );
+        assert_eq!(
+            CubeDecision::from_equities(0.5, 0.6, 1.0),
+            CubeDecision::DoubleTake
+        );
+        assert_eq!(
+            CubeDecision::from_equities(0.8, 1.2, 1.0),
+            CubeDecision::DoublePass
+        );
+        assert_eq!(
+            CubeDecision::from_equities(1.1, 1.4, 1.0),
+            CubeDecision::TooGood
+        );
+        assert_eq!(
+            CubeDecision::from_equities(1.0, 1.0, 1.0),
+            CubeDecision::DoublePass
+        );
+    }
+
+    #[test]
+    fn gammonless_money_decisions_follow_the_points() {
+        let model = CubeModel::JanowskiMoney { x: 0.68 };
+        let spot = money(Owner::Centred);
+        let weak = model.analyse(&GameOdds::gammonless(0.6), &spot);
+        assert_eq!(weak.decision, CubeDecision::NoDouble);
+        let a = model.analyse(&GameOdds::gammonless(0.74), &spot);
+        assert_eq!(a.decision, CubeDecision::DoubleTake, "{a:?}");
+        let cp = a.cash_point.unwrap();
+        assert!((cp - janowski::cash_point(1.0, 1.0, 0.68)).abs() < 1e-12);
+        let b = model.analyse(&GameOdds::gammonless(cp + 0.001), &spot);
+        assert_eq!(b.decision, CubeDecision::DoublePass);
+        assert_eq!(b.equity(), 1.0);
+        // The opponent owning the cube: no cube action, and no cash point.
+        let c = model.analyse(&GameOdds::gammonless(0.9), &money(Owner::Opponent));
+        assert_eq!(c.decision, CubeDecision::Unavailable);
+        assert_eq!((c.double_take, c.cash_point), (None, None));
+        assert!(c.take_point.is_some());
+        // Dead cube: the initial double point is 50% for a take (DT = 2 D = ND at
+        // p = 1/2 gammonless).
+        let dead = CubeModel::JanowskiMoney { x: 0.0 };
+        assert!(dead.analyse(&GameOdds::gammonless(0.51), &spot).doubles());
+        assert!(!dead.analyse(&GameOdds::gammonless(0.49), &spot).doubles());
+    }
+
+    #[test]
+    fn too_good_with_many_gammons() {
+        let model = CubeModel::JanowskiMoney { x: 0.68 };
+        let odds = GameOdds {
+            p: 0.9,
+            win_gammon: 0.7,
+            win_backgammon: 0.0,
+            lose_gammon: 0.0,
+            lose_backgammon: 0.0,
+        };
+        let a = model.analyse(&odds, &money(Owner::Centred));
+        assert_eq!(a.decision, CubeDecision::TooGood, "{a:?}");
+        assert!(a.equity() > 1.0);
+        assert!(!a.opponent_takes());
+    }
+
+    #[test]
+    fn jump_model_decisions_use_its_points() {
+        let model = CubeModel::Jump { sigma: 0.096 };
+        let spot = money(Owner::Centred);
+        let a = model.analyse(&GameOdds::gammonless(0.5), &spot);
+        let tp = a.take_point.unwrap();
+        assert!((tp - jump::take_point(1.0, 1.0, 0.096)).abs() < 1e-12);
+        let cp = a.cash_point.unwrap();
+        assert!(model.takes(&GameOdds::gammonless(cp - 0.01), &spot));
+        assert!(!model.takes(&GameOdds::gammonless(cp + 0.01), &spot));
+    }
+
+    #[test]
+    fn match_cash_points_at_two_away_four_away() {
+        // 2-away vs 4-away, gammonless, cube centred, leader on roll. After a double
+        // the trailer owns the 2-cube; losing 2 points leaves 2-away/2-away (0.5).
+        // Dead cube (x = 0): DT = p + (1 - p) / 2 = ME(1a, 4a) gives
+        // CP = 2 * 0.81436 - 1 = 0.62872. Live cube (x = 1): the trailer redoubles to
+        // 4 whenever it is behind, the game decides the match, DT = max(1/2, p) and
+        // CP = ME(1a, 4a) = 0.81436, GNU Backgammon's dead-level cash point.
+        let met = MatchEquityTable::kazaross_xg2();
+        let score = MatchScore::new(2, 4, false).unwrap();
+        let spot = CubeSpot::Match {
+            cube: Cube::INITIAL,
+            score,
+            met: &met,
+        };
+        for (x, want) in [(0.0, 0.62872), (1.0, 0.81436)] {
+            let a = CubeModel::JanowskiMatch { x }.analyse(&GameOdds::gammonless(0.6), &spot);
+            let cp = a.cash_point.unwrap();
+            assert!((cp - want).abs() < 1e-6, "x {x}: {cp}");
+            assert_eq!(a.double_pass, Some(0.81436));
+            assert_eq!(a.units, Units::Mwc);
+        }
+        let mid = CubeModel::JanowskiMatch { x: 0.68 }.analyse(&GameOdds::gammonless(0.6), &spot);
+        let cp = mid.cash_point.unwrap();
+        assert!(cp > 0.62872 && cp < 0.81436, "{cp}");
+    }
+
+    #[test]
+    fn match_legality() {
+        let met = MatchEquityTable::kazaross_xg2();
+        let odds = GameOdds::gammonless(0.7);
+        let model = CubeModel::JanowskiMatch { x: 0.68 };
+        let at = |a, b, crawford, cube| {
+            let score = MatchScore::new(a, b, crawford).unwrap();
+            model.analyse(
+                &odds,
+                &CubeSpot::Match {
+                    cube,
+                    score,
+                    met: &met,
+                },
+            )
+        };
+        // Crawford game: no doubling, cubeless value.
+        let c = at(1, 3, true, Cube::INITIAL);
+        assert_eq!(c.decision, CubeDecision::Unavailable);
+        assert_eq!(c.no_double, c.cubeless);
+        // Post-Crawford: the leader may not double; the trailer may.
+        assert_eq!(
+            at(1, 3, false, Cube::INITIAL).decision,
+            CubeDecision::Unavailable
+        );
+        assert!(at(3, 1, false, Cube::INITIAL).double_take.is_some());
+        // A cube that is dead for the player on roll.
+        let owned = Cube {
+            value: 2,
+            owner: Owner::Mover,
+        };
+        assert_eq!(at(2, 5, false, owned).decision, CubeDecision::Unavailable);
+        // Money Janowski in a match keeps the match's legality but money values.
+        let money = CubeModel::JanowskiMoney { x: 0.68 };
+        let score = MatchScore::new(1, 3, true).unwrap();
+        let spot = CubeSpot::Match {
+            cube: Cube::INITIAL,
+            score,
+            met: &met,
+        };
+        let m = money.analyse(&odds, &spot);
+        assert_eq!(m.decision, CubeDecision::Unavailable);
+        assert_eq!(m.units, Units::Money);
+    }
+
+    #[test]
+    fn long_match_resembles_money() {
+        // At 25-away/25-away with the cube on 1, match Janowski's points on a
+        // gammonless game look like money's (Janowski at x = 0.68: 21.4% / 78.6%),
+        // and 60% is no double in both.
+        let met = MatchEquityTable::kazaross_xg2();
+        let score = MatchScore::new(25, 25, false).unwrap();
+        let spot = CubeSpot::Match {
+            cube: Cube::INITIAL,
+            score,
+            met: &met,
+        };
+        let a = CubeModel::JanowskiMatch { x: 0.68 }.analyse(&GameOdds::gammonless(0.6), &spot);
+        let (tp, cp) = (a.take_point.unwrap(), a.cash_point.unwrap());
+        assert!((tp - 0.214).abs() < 0.03, "{tp}");
+        assert!((cp - 0.786).abs() < 0.03, "{cp}");
+        assert_eq!(a.decision, CubeDecision::NoDouble);
+    }
+}

@@ -1,0 +1,237 @@
+//! Janowski's model in match play: cubeful match-winning chances (MWC) from the
+//! cubeless odds, a match equity table and the cube life index `x`.
+//!
+//! - Outcome values at cube `c`: win `Mw = (1 - g0 - b0) ME(win c) + g0 ME(win 2c) +
+//!   b0 ME(win 3c)`, loss `Ml` likewise; `Mcash = ME(win c)`, `Mopp = ME(lose c)`.
+//!   Dead (cubeless) MWC: `p Mw + (1 - p) Ml`.
+//! - Live cash points over cube levels ([`live_cash_points`], GNU Backgammon's
+//!   `GetPoints`): at the highest level where a redouble would be dead the cash point
+//!   is `(DTL - DP) / (DTL - DTW)` with gammons counted (and the taker's automatic
+//!   redouble when the doubled cube is dead for the doubler only); below it
+//!   `CP_k(c) = 1 - CP_opp(2c) (DP - DTW) / (RDP - DTW)`.
+//! - Live MWC is piecewise linear in `p` with the money shapes: centred
+//!   (0, Ml), (TP, Mopp), (CP, Mcash), (1, Mw); owned (0, Ml), (CP, Mcash), (1, Mw);
+//!   opponent owns (0, Ml), (TP, Mopp), (1, Mw), where `TP = 1 - CP_opp`.
+//!   `MWC = (1 - x) dead + x live`.
+//! - The Crawford game, a cube dead for both players, and 2-away/2-away are worth
+//!   their cubeless MWC ([`MatchScore::cubeless_only`]).
+//!
+//! Example (Kazaross-XG2, gammonless, 2-away vs 4-away, cube 1): a double is dead
+//! for the leader, the trailer redoubles to 4 at once and the game decides the
+//! match, so the leader's cash point is its MWC on a pass, `ME(1a, 4a) = 0.81436`;
+//! the trailer's is `ME(3a, 2a) / ME(2a, 2a) = 0.40053 / 0.5 = 0.80106`.
+
+use super::odds::GameOdds;
+use super::{piecewise, Cube, Owner};
+use crate::met::{MatchEquity, MatchScore};
+
+/// Gammon-weighted MWC of the player on roll winning at cube `c`:
+/// `(1 - g - b) ME(win c) + g ME(win 2c) + b ME(win 3c)`.
+pub fn win_value<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    c: u32,
+    odds: &GameOdds,
+) -> f64 {
+    let (g, b) = (odds.win_gammon, odds.win_backgammon);
+    (1.0 - g - b) * score.mwc_after(met, true, c)
+        + g * score.mwc_after(met, true, 2 * c)
+        + b * score.mwc_after(met, true, 3 * c)
+}
+
+/// Gammon-weighted MWC of the player on roll losing at cube `c`.
+pub fn loss_value<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    c: u32,
+    odds: &GameOdds,
+) -> f64 {
+    let (g, b) = (odds.lose_gammon, odds.lose_backgammon);
+    (1.0 - g - b) * score.mwc_after(met, false, c)
+        + g * score.mwc_after(met, false, 2 * c)
+        + b * score.mwc_after(met, false, 3 * c)
+}
+
+/// Cubeless (dead cube) MWC of the player on roll at cube `c`.
+pub fn cubeless_mwc<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    c: u32,
+    odds: &GameOdds,
+) -> f64 {
+    odds.p * win_value(met, score, c, odds) + (1.0 - odds.p) * loss_value(met, score, c, odds)
+}
+
+/// Gammon price at cube `c` for the player on roll, `2 (ME_wg - ME_w) / (ME_w - ME_l)`:
+/// what a gammon win adds relative to a single game's swing (1 in money play).
+pub fn gammon_price<M: MatchEquity + ?Sized>(met: &M, score: MatchScore, c: u32) -> f64 {
+    let w = score.mwc_after(met, true, c);
+    let wg = score.mwc_after(met, true, 2 * c);
+    let l = score.mwc_after(met, false, c);
+    if w - l <= 1e-12 {
+        return 0.0;
+    }
+    2.0 * (wg - w) / (w - l)
+}
+
+/// Live-cube cash points `[player on roll, opponent]` at cube `c`, each in its own
+/// P(win): above `CP[0]` the opponent should pass the player on roll's double;
+/// `1 - CP[1]` is the player on roll's take point. Centred-cube semantics; the
+/// ratios of `odds` are held fixed (only `p` varies along the curves).
+pub fn live_cash_points<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    c: u32,
+    odds: &GameOdds,
+) -> [f64; 2] {
+    // GNU Backgammon's "away - 1" distances.
+    let (i, j) = (score.away - 1, score.opp_away - 1);
+    let mut top = c;
+    let mut levels = 0usize;
+    while i >= 2 * top && j >= 2 * top {
+        levels += 1;
+        top *= 2;
+    }
+    let sides = [(score, *odds), (score.flip(), odds.flip())];
+    // cp[n][k]: cash point of player k (0 = on roll) for a double from c << n.
+    let mut cp = vec![[1.0f64; 2]; levels + 2];
+    for n in (0..=levels).rev() {
+        let cube = c << n;
+        for (k, &(sk, ok)) in sides.iter().enumerate() {
+            let dp = sk.mwc_after(met, true, cube);
+            let v = if i < 2 * cube || j < 2 * cube {
+                // The doubled cube is dead. If it is dead for the doubler only, the
+                // taker redoubles at once and the game is played for 4c.
+                let (ik, jk) = (sk.away - 1, sk.opp_away - 1);
+                let prime = if ik < 2 * cube && jk >= 2 * cube {
+                    2 * cube
+                } else {
+                    cube
+                };
+                let dtl = loss_value(met, sk, 2 * prime, &ok);
+                let dtw = win_value(met, sk, 2 * prime, &ok);
+                ratio(dtl - dp, dtl - dtw)
+            } else {
+                let rdp = sk.mwc_after(met, false, 2 * cube);
+                let dtw = win_value(met, sk, 2 * cube, &ok);
+                1.0 - cp[n + 1][1 - k] * ratio(dp - dtw, rdp - dtw)
+            };
+            cp[n][k] = v.clamp(0.0, 1.0);
+        }
+    }
+    cp[0]
+}
+
+/// `num / den`, or 1 when the denominator vanishes (a degenerate table where the
+/// doubled game cannot change the MWC: the doubler never needs to cash).
+fn ratio(num: f64, den: f64) -> f64 {
+    if den.abs() < 1e-12 {
+        1.0
+    } else {
+        num / den
+    }
+}
+
+/// Cubeful MWC of the player on roll with cube `cube`, at cube life `x`.
+pub fn cubeful_mwc<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    cube: Cube,
+    odds: &GameOdds,
+    x: f64,
+) -> f64 {
+    let c = cube.value;
+    let dead = cubeless_mwc(met, score, c, odds);
+    if score.cubeless_only(c) {
+        return dead;
+    }
+    let [cp_me, cp_opp] = live_cash_points(met, score, c, odds);
+    // Overlapping windows cannot happen with a sane table; keep the curve ordered.
+    let tp = (1.0 - cp_opp).min(cp_me);
+    let mw = win_value(met, score, c, odds);
+    let ml = loss_value(met, score, c, odds);
+    let cash = score.mwc_after(met, true, c);
+    let opp_cash = score.mwc_after(met, false, c);
+    let p = odds.p;
+    let live = match cube.owner {
+        Owner::Centred => piecewise(p, &[(0.0, ml), (tp, opp_cash), (cp_me, cash), (1.0, mw)]),
+        Owner::Mover => piecewise(p, &[(0.0, ml), (cp_me, cash), (1.0, mw)]),
+        Owner::Opponent => piecewise(p, &[(0.0, ml), (tp, opp_cash), (1.0, mw)]),
+    };
+    (1.0 - x) * dead + x * live
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::met::MatchEquityTable;
+
+    fn score(a: u32, b: u32) -> MatchScore {
+        MatchScore::new(a, b, false).unwrap()
+    }
+
+    #[test]
+    fn dead_cash_point_at_two_away_four_away() {
+        // 2-away vs 4-away, cube 1, gammonless: a double to 2 is dead for the leader
+        // (2 points win), so the trailer redoubles to 4 at once and the game decides
+        // the match: the trailer's take point is the leader's MWC on a pass,
+        // CP = (DTL - DP) / (DTL - DTW) = (0 - ME(1, 4)) / (0 - 1) = ME(1a, 4a).
+        let met = MatchEquityTable::kazaross_xg2();
+        let cps = live_cash_points(&met, score(2, 4), 1, &GameOdds::gammonless(0.5));
+        assert!((cps[0] - 0.81436).abs() < 1e-12, "{cps:?}");
+        // The trailer doubling to 2: DTW = ME(2a, 2a) = 0.5, DTL = 0, DP = ME(3a, 2a).
+        let want = (0.0 - (1.0 - 0.59947)) / (0.0 - 0.5);
+        assert!((cps[1] - want).abs() < 1e-12, "{cps:?}");
+    }
+
+    #[test]
+    fn money_like_score_has_sensible_points() {
+        // Long match, gammonless: take points near money's live 20% and cash points
+        // near 80%.
+        let met = MatchEquityTable::kazaross_xg2();
+        let cps = live_cash_points(&met, score(25, 25), 1, &GameOdds::gammonless(0.5));
+        for cp in cps {
+            assert!((0.76..0.84).contains(&cp), "{cps:?}");
+        }
+    }
+
+    #[test]
+    fn cubeful_mwc_shapes() {
+        let met = MatchEquityTable::kazaross_xg2();
+        let s = score(5, 7);
+        let o = GameOdds::with_gammon_rate(0.5, 0.2);
+        let dead = cubeless_mwc(&met, s, 1, &o);
+        // x = 0 is the cubeless value for every owner.
+        for owner in [Owner::Centred, Owner::Mover, Owner::Opponent] {
+            let cube = Cube { value: 1, owner };
+            assert!((cubeful_mwc(&met, s, cube, &o, 0.0) - dead).abs() < 1e-12);
+        }
+        // Owning the cube helps; the opponent owning it hurts.
+        let at = |owner| cubeful_mwc(&met, s, Cube { value: 2, owner }, &o, 0.68);
+        assert!(at(Owner::Mover) > at(Owner::Centred));
+        assert!(at(Owner::Opponent) < at(Owner::Centred));
+        // The end points are the certain results.
+        let sure = o.at(1.0);
+        let c = Cube::INITIAL;
+        assert!((cubeful_mwc(&met, s, c, &sure, 1.0) - win_value(&met, s, 1, &sure)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn crawford_game_is_cubeless() {
+        let met = MatchEquityTable::kazaross_xg2();
+        let s = MatchScore::new(1, 4, true).unwrap();
+        let o = GameOdds::with_gammon_rate(0.4, 0.25);
+        let v = cubeful_mwc(&met, s, Cube::INITIAL, &o, 1.0);
+        assert!((v - cubeless_mwc(&met, s, 1, &o)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn gammon_price_of_money_like_and_dead_scores() {
+        let met = MatchEquityTable::kazaross_xg2();
+        // At 2-away vs 4-away with the cube on 2 a gammon is worth nothing extra.
+        assert!(gammon_price(&met, score(2, 4), 2).abs() < 1e-12);
+        // Long matches approach money's 1.
+        let gp = gammon_price(&met, score(25, 25), 1);
+        assert!((0.8..1.2).contains(&gp), "{gp}");
+    }
+}

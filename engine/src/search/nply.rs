@@ -1,0 +1,288 @@
+//! The n-ply expectation search, in GNU Backgammon's ply numbering.
+//!
+//! The n-ply value of a position (player on roll, before the roll) is:
+//! - 0-ply: the static evaluation (exact for finished games);
+//! - n-ply: the average over the 21 rolls (doubles 1/36, others 2/36) of the
+//!   (n-1)-ply value of the position after the mover's reply to that roll, seen from
+//!   the mover (a roll with no legal move passes the turn). The reply is chosen by its
+//!   0-ply value, and only that single reply is searched deeper (GNU Backgammon's
+//!   rule, which keeps a 2-ply search of a play at ~21 x 21 x 20 = 9,000 evaluations
+//!   instead of 21 x 20 x 21 x 20 = 176,000).
+//!
+//! So the n-ply value of a *play* is the n-ply value of the position after it with
+//! the opponent on roll: 1-ply of a play averages the opponent's 21 best replies at
+//! 0-ply, as in `engine/testdata/oracle/bench.jsonl` (`eq1`, `eq2`).
+//!
+//! Pruning pass ([`Pruning`]): choosing each reply by the full network costs one
+//! evaluation per legal reply, ~95% of a 2-ply search. With pruning on, all replies
+//! are first ranked by PubEval (a linear score, ~20x cheaper than a network
+//! evaluation), the best `keep` are re-scored by the network, and the best of those
+//! is the reply. GNU Backgammon does the same with its small pruning networks
+//! (keeping ~5 to 10). With pruning off every reply is scored by the network.
+//!
+//! A [`Searcher`] holds one thread's scratch space and move generator; create one per
+//! thread and share the evaluator and the [`EvalCache`]. Values are pure functions of
+//! (evaluator, pruning, position, ply): sums run over the rolls in the fixed order of
+//! [`Dice::ALL_21`] and ties go to the first reply generated, so results are
+//! bit-identical with or without the cache and on any number of threads.
+
+use super::cache::{CacheKey, CacheStats, EvalCache};
+use super::evaluator::Leaf;
+use crate::dice::Dice;
+use crate::eval::neural::EvalScratch;
+use crate::eval::pubeval;
+use crate::eval::{terminal_probs, Probs};
+use crate::movegen::{Move, MoveGenerator};
+use crate::position::Position;
+
+/// How replies inside the search are chosen. See the module docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pruning {
+    /// Replies re-scored by the network after the PubEval ranking; 0 = no pruning
+    /// pass (the network scores every reply).
+    pub keep: u8,
+}
+
+impl Pruning {
+    /// No pruning pass: every reply is scored by the network.
+    pub const OFF: Pruning = Pruning { keep: 0 };
+    /// The default: re-score PubEval's best 8 replies. Measured on 2,000 self-play
+    /// decisions with the default nets, see `search/mod.rs`.
+    pub const DEFAULT: Pruning = Pruning { keep: 8 };
+}
+
+impl Default for Pruning {
+    fn default() -> Self {
+        Pruning::DEFAULT
+    }
+}
+
+/// Work counted by a [`Searcher`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Static (network or table) evaluations.
+    pub evals: u64,
+    /// PubEval scores of the pruning pass.
+    pub prune_scores: u64,
+    /// Cache lookups, hits and misses.
+    pub cache: CacheStats,
+}
+
+impl SearchStats {
+    /// Adds `other`.
+    pub fn add(&mut self, other: &SearchStats) {
+        self.evals += other.evals;
+        self.prune_scores += other.prune_scores;
+        self.cache.add(other.cache);
+    }
+}
+
+/// One thread's n-ply search. See the module docs.
+pub struct Searcher<'a> {
+    eval: Leaf<'a>,
+    scratch: Option<EvalScratch>,
+    cache: Option<&'a EvalCache>,
+    /// Cache context: the evaluator's fingerprint mixed with the pruning setting.
+    context: u64,
+    prune: Pruning,
+    gen: MoveGenerator,
+    /// Pruning pass buffer: (PubEval score, move index).
+    ranked: Vec<(f32, u32)>,
+    stats: SearchStats,
+    /// Lowest ply whose values go through the cache.
+    cache_min_ply: u8,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher for `eval` with reply pruning `prune`, sharing `cache` if given.
+    pub fn new(eval: impl Into<Leaf<'a>>, prune: Pruning, cache: Option<&'a EvalCache>) -> Self {
+        let eval = eval.into();
+        Self::with_fingerprint(eval, eval.fingerprint(), prune, cache)
+    }
+
+    /// [`Searcher::new`] with `eval`'s [`Leaf::fingerprint`] computed once by the
+    /// caller, for code that creates many searchers (one per task of a pool).
+    pub fn with_fingerprint(
+        eval: impl Into<Leaf<'a>>,
+        fingerprint: u64,
+        prune: Pruning,
+        cache: Option<&'a EvalCache>,
+    ) -> Self {
+        let eval = eval.into();
+        let context = fingerprint
+            .rotate_left(7)
+            .wrapping_add(u64::from(prune.keep).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        Searcher {
+            eval,
+            scratch: eval.scratch(),
+            cache,
+            context,
+            prune,
+            gen: MoveGenerator::new(),
+            ranked: Vec::new(),
+            stats: SearchStats::default(),
+            cache_min_ply: 0,
+        }
+    }
+
+    /// Caches only values of at least `ply` plies (default 0: all). Does not change
+    /// any result.
+    #[must_use]
+    pub fn cache_from_ply(mut self, ply: u8) -> Self {
+        self.cache_min_ply = ply;
+        self
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> Leaf<'a> {
+        self.eval
+    }
+
+    /// The move generator, for callers in this module tree (no search is running
+    /// while they hold it).
+    pub(super) fn generator(&mut self) -> &mut MoveGenerator {
+        &mut self.gen
+    }
+
+    /// The reply pruning setting.
+    pub fn pruning(&self) -> Pruning {
+        self.prune
+    }
+
+    /// Work counted since creation or the last [`Searcher::take_stats`].
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Returns the counts and starts again from zero (the cache's totals are updated).
+    pub fn take_stats(&mut self) -> SearchStats {
+        let s = std::mem::take(&mut self.stats);
+        if let Some(c) = self.cache {
+            c.record(s.cache);
+        }
+        s
+    }
+
+    /// The `ply`-ply probabilities of the player on roll in `pos`, before the roll.
+    pub fn position_probs(&mut self, pos: &Position, ply: u8) -> Probs {
+        if let Some(t) = terminal_probs(pos) {
+            return t;
+        }
+        let key = match self.cache {
+            Some(c) if ply >= self.cache_min_ply => {
+                let key = CacheKey::new(pos, ply, self.context);
+                if let Some(p) = c.get(key) {
+                    self.stats.cache.hits += 1;
+                    return p;
+                }
+                self.stats.cache.misses += 1;
+                Some(key)
+            }
+            _ => None,
+        };
+        let probs = if ply == 0 {
+            self.stats.evals += 1;
+            self.eval.eval(pos, &mut self.scratch)
+        } else {
+            self.expectation(pos, ply)
+        };
+        if let (Some(c), Some(key)) = (self.cache, key) {
+            c.put(key, &probs);
+        }
+        probs
+    }
+
+    /// The `ply`-ply probabilities of a play, for the player who made it.
+    pub fn move_probs(&mut self, m: &Move, ply: u8) -> Probs {
+        self.position_probs(&m.next_position(), ply).flip()
+    }
+
+    /// Average over the 21 rolls of the mover's best reply, searched `ply - 1` deeper.
+    fn expectation(&mut self, pos: &Position, ply: u8) -> Probs {
+        let mut sum = [0f32; 5];
+        for &(dice, weight) in &Dice::ALL_21 {
+            let v = match self.best_reply(pos, dice, ply == 1) {
+                Reply::None => self.position_probs(&pos.switch_sides(), ply - 1).flip(),
+                Reply::Scored(p) => p,
+                Reply::Move(m) => self.move_probs(&m, ply - 1),
+            };
+            let w = f32::from(weight);
+            for (s, x) in sum.iter_mut().zip(v.0) {
+                *s += w * x;
+            }
+        }
+        Probs(sum.map(|s| s / 36.0))
+    }
+
+    /// The mover's reply to `dice` by 0-ply value (with the pruning pass). When
+    /// `want_value` and the reply was scored, its 0-ply probabilities come back
+    /// instead of the move, saving an evaluation at the last ply.
+    fn best_reply(&mut self, pos: &Position, dice: Dice, want_value: bool) -> Reply {
+        let n = self.gen.generate(pos, dice).len();
+        match n {
+            0 => return Reply::None,
+            1 => return Reply::Move(self.gen.moves()[0]),
+            _ => {}
+        }
+        let keep = usize::from(self.prune.keep);
+        let mut best: Option<(f32, usize, Probs)> = None;
+        let mut consider = |i: usize, this: &mut Self| {
+            let next = this.gen.moves()[i].next_position();
+            let p = this.position_probs(&next, 0).flip();
+            let eq = p.equity();
+            if best.is_none_or(|(b, _, _)| eq > b) {
+                best = Some((eq, i, p));
+            }
+        };
+        if keep > 0 && n > keep {
+            let race = pubeval::is_race(pos);
+            self.ranked.clear();
+            self.ranked.extend(
+                self.gen
+                    .moves()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (pubeval::score(m.result(), race), i as u32)),
+            );
+            self.stats.prune_scores += n as u64;
+            // Best `keep` by score, ties to the first generated, then back in
+            // generation order so the network's ties also go to the first generated.
+            self.ranked
+                .select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            self.ranked.truncate(keep);
+            self.ranked.sort_unstable_by_key(|r| r.1);
+            for k in 0..keep {
+                let i = self.ranked[k].1 as usize;
+                consider(i, self);
+            }
+        } else {
+            for i in 0..n {
+                consider(i, self);
+            }
+        }
+        match best {
+            Some((_, _, p)) if want_value => Reply::Scored(p),
+            Some((_, i, _)) => Reply::Move(self.gen.moves()[i]),
+            None => Reply::None,
+        }
+    }
+}
+
+impl Drop for Searcher<'_> {
+    /// Adds this searcher's cache lookups to the cache's totals.
+    fn drop(&mut self) {
+        if let Some(c) = self.cache {
+            c.record(self.stats.cache);
+        }
+    }
+}
+
+/// What [`Searcher::best_reply`] found.
+enum Reply {
+    /// No legal move: the turn passes.
+    None,
+    /// The reply's 0-ply probabilities, for the mover.
+    Scored(Probs),
+    /// The reply, to be searched deeper.
+    Move(Move),
+}

@@ -1,0 +1,408 @@
+//! `bgfarm bench hint --ply N [--filter F] [--file PATH] [--class C] [--limit L]`:
+//! bgfarm's move choices against GNU Backgammon's 2-ply values.
+//!
+//! `engine/testdata/oracle/bench.jsonl` (its README, section 4) holds 1000 positions
+//! with GNU Backgammon's 0-, 1- and 2-ply equity of every legal play. For each
+//! position the command picks a play at 0-ply and with an N-ply search, and scores
+//! each choice as GNU Backgammon's 2-ply values do: `loss = moves[0].eq2 - eq2(chosen)`
+//! (0 for its 2-ply best play). A choice is counted as GNU Backgammon's best play
+//! when its loss is below 0.001, the README's tolerance for ties (55 positions have
+//! several plays with the best value). Reported per class (contact, crashed, race):
+//! the share of best plays, the mean loss with its standard error, and the time per
+//! N-ply hint. For reference it also scores GNU Backgammon's own 2-ply choice
+//! (`gnubg_choice`, made with its filter), which is not always its 2-ply best play.
+//!
+//! Positions are searched in parallel, one per task; each hint is timed inside its
+//! task, so with `--threads 1` the time is that of one hint on one core.
+
+use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
+use super::CliError;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::search::{Candidate, Ladder};
+use bgfarm_engine::{Dice, Position};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub what: What,
+}
+
+#[derive(clap::Subcommand)]
+pub enum What {
+    /// Compare 0-ply and N-ply move choices with GNU Backgammon's 2-ply values on
+    /// the oracle bench (loss per decision, share of best plays, time per hint).
+    Hint(HintArgs),
+}
+
+#[derive(clap::Args)]
+pub struct HintArgs {
+    /// Search depth in GNU Backgammon's plies (0 = the raw nets), 0 to 3.
+    #[arg(long, default_value_t = 2)]
+    pub ply: u8,
+    /// Move filter of the N-ply search (see `bgfarm hint --help`).
+    #[arg(long, default_value = "normal")]
+    pub filter: String,
+    /// The bench file (JSON lines, see engine/testdata/oracle/README.md section 4).
+    #[arg(long, default_value = DEFAULT_FILE)]
+    pub file: PathBuf,
+    /// Only positions of this class: contact, crashed or race.
+    #[arg(long)]
+    pub class: Option<String>,
+    /// Only the first L positions (after --class).
+    #[arg(long, value_name = "L")]
+    pub limit: Option<usize>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+const DEFAULT_FILE: &str = "engine/testdata/oracle/bench.jsonl";
+const CLASSES: [&str; 3] = ["contact", "crashed", "race"];
+/// Loss below which a choice counts as GNU Backgammon's best play (ties, README §4).
+const TIE: f64 = 1e-3;
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.what {
+        What::Hint(a) => hint(a),
+    }
+}
+
+#[derive(Deserialize)]
+struct Line {
+    pos: String,
+    dice: [u8; 2],
+    class: String,
+    gnubg_choice: String,
+    moves: Vec<BenchMove>,
+}
+
+#[derive(Deserialize)]
+struct BenchMove {
+    result: String,
+    eq2: f64,
+}
+
+/// A bench position ready to search.
+struct Case {
+    line: Line,
+    pos: Position,
+    dice: Dice,
+}
+
+/// The choices made on one position.
+struct Outcome {
+    loss0: f64,
+    loss_n: f64,
+    loss_gnubg: f64,
+    seconds: f64,
+}
+
+/// Running mean with its standard error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mean {
+    n: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Mean {
+    /// Adds one value.
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// Values added.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// The mean (0 with no value).
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+
+    /// Standard error of the mean (0 with fewer than two values).
+    pub fn se(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let var = (self.sum_sq - self.sum * self.sum / n).max(0.0) / (n - 1.0);
+        (var / n).sqrt()
+    }
+}
+
+/// Totals for one class.
+#[derive(Default)]
+struct Tally {
+    loss0: Mean,
+    loss_n: Mean,
+    loss_gnubg: Mean,
+    best0: u64,
+    best_n: u64,
+    best_gnubg: u64,
+    seconds: f64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Outcome) {
+        self.loss0.add(o.loss0);
+        self.loss_n.add(o.loss_n);
+        self.loss_gnubg.add(o.loss_gnubg);
+        self.best0 += u64::from(o.loss0 < TIE);
+        self.best_n += u64::from(o.loss_n < TIE);
+        self.best_gnubg += u64::from(o.loss_gnubg < TIE);
+        self.seconds += o.seconds;
+    }
+
+    fn json(&self) -> JsonTally {
+        let n = self.loss0.count().max(1) as f64;
+        JsonTally {
+            positions: self.loss0.count(),
+            best_0ply: self.best0 as f64 / n,
+            loss_0ply: self.loss0.mean(),
+            loss_0ply_se: self.loss0.se(),
+            best_nply: self.best_n as f64 / n,
+            loss_nply: self.loss_n.mean(),
+            loss_nply_se: self.loss_n.se(),
+            best_gnubg: self.best_gnubg as f64 / n,
+            loss_gnubg: self.loss_gnubg.mean(),
+            ms_per_hint: 1000.0 * self.seconds / n,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonTally {
+    positions: u64,
+    best_0ply: f64,
+    loss_0ply: f64,
+    loss_0ply_se: f64,
+    best_nply: f64,
+    loss_nply: f64,
+    loss_nply_se: f64,
+    best_gnubg: f64,
+    loss_gnubg: f64,
+    ms_per_hint: f64,
+}
+
+#[derive(Serialize)]
+struct JsonOut {
+    file: String,
+    ply: u8,
+    filter: String,
+    threads: usize,
+    cache_hit_rate: Option<f64>,
+    classes: BTreeMap<String, JsonTally>,
+    all: JsonTally,
+}
+
+/// The bench file: as given, or (for the default path) next to the sources.
+fn bench_file(path: &Path) -> PathBuf {
+    if path.exists() || path != Path::new(DEFAULT_FILE) {
+        return path.to_path_buf();
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_FILE)
+}
+
+fn read_cases(
+    path: &Path,
+    class: Option<&str>,
+    limit: Option<usize>,
+) -> Result<Vec<Case>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+    let mut cases = Vec::new();
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = |m: String| CliError::msg(format!("{} line {}: {m}", path.display(), i + 1));
+        let line: Line = serde_json::from_str(l).map_err(|e| at(e.to_string()))?;
+        if class.is_some_and(|c| c != line.class) {
+            continue;
+        }
+        let pos = position_id::decode(&line.pos).map_err(|e| at(e.to_string()))?;
+        let dice = Dice::new(line.dice[0], line.dice[1])
+            .ok_or_else(|| at(format!("impossible dice {:?}", line.dice)))?;
+        if line.moves.is_empty() {
+            return Err(at("no moves listed".into()));
+        }
+        cases.push(Case { line, pos, dice });
+        if limit.is_some_and(|n| cases.len() >= n) {
+            break;
+        }
+    }
+    Ok(cases)
+}
+
+/// GNU Backgammon's 2-ply loss of the play leading to `result`.
+fn loss_of(line: &Line, result: &str) -> Result<f64, String> {
+    let best = line.moves[0].eq2;
+    line.moves
+        .iter()
+        .find(|m| m.result == result)
+        .map(|m| best - m.eq2)
+        .ok_or_else(|| {
+            format!(
+                "{} {:?}: play to {result} is not in the bench's list",
+                line.pos, line.dice
+            )
+        })
+}
+
+fn hint(args: HintArgs) -> Result<(), CliError> {
+    let ply = check_ply(args.ply)?;
+    let filter = parse_filter(&args.filter)?;
+    if let Some(c) = &args.class {
+        if !CLASSES.contains(&c.as_str()) {
+            return Err(CliError::msg(format!(
+                "unknown class {c:?}: use contact, crashed or race"
+            )));
+        }
+    }
+    if args.limit == Some(0) {
+        return Err(CliError::msg("--limit must be at least 1"));
+    }
+    let path = bench_file(&args.file);
+    let cases = read_cases(&path, args.class.as_deref(), args.limit)?;
+    if cases.is_empty() {
+        return Err(CliError::msg(format!(
+            "no position of that class in {}",
+            path.display()
+        )));
+    }
+    let engine = args.eval.engine(args.cache.cache_mib)?;
+    let ladder = filter.ladder(ply);
+    let zero = Ladder::all();
+    let choice = |c: Option<Candidate>| {
+        c.map(|c| position_id::encode(&c.mv.next_position()))
+            .ok_or_else(|| "no legal play".to_string())
+    };
+    let outcomes: Vec<Result<Outcome, String>> = engine.pool.install(|| {
+        cases
+            .par_iter()
+            .with_max_len(1)
+            .map_init(
+                || engine.searcher(),
+                |s, case| {
+                    let start = Instant::now();
+                    let cn = s.best_move(&case.pos, case.dice, ply, &ladder);
+                    let seconds = start.elapsed().as_secs_f64();
+                    let cn = choice(cn)?;
+                    let c0 = choice(s.best_move(&case.pos, case.dice, 0, &zero))?;
+                    Ok(Outcome {
+                        loss0: loss_of(&case.line, &c0)?,
+                        loss_n: loss_of(&case.line, &cn)?,
+                        loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
+                        seconds,
+                    })
+                },
+            )
+            .collect()
+    });
+    let mut classes: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut all = Tally::default();
+    for (case, o) in cases.iter().zip(outcomes) {
+        let o = o.map_err(CliError::msg)?;
+        classes.entry(case.line.class.clone()).or_default().add(&o);
+        all.add(&o);
+    }
+    let threads = engine.pool.current_num_threads();
+    let hit_rate = engine.cache.as_ref().map(|c| c.stats().hit_rate());
+    if args.json {
+        let out = JsonOut {
+            file: path.display().to_string(),
+            ply,
+            filter: filter.to_string(),
+            threads,
+            cache_hit_rate: hit_rate,
+            classes: classes.iter().map(|(k, t)| (k.clone(), t.json())).collect(),
+            all: all.json(),
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!(
+        "{}: {} positions; {ply}-ply with filter {filter} ({ladder}), prune {}, {threads} threads",
+        path.display(),
+        all.loss0.count(),
+        engine.prune.keep
+    );
+    println!(
+        "Loss = GNU Backgammon 2-ply equity of its best play minus that of the choice; \
+         best = loss < {TIE}."
+    );
+    println!(
+        "class       n   0-ply best  0-ply loss (SE)     {ply}-ply best  {ply}-ply loss (SE)    ms/hint  | gnubg best  loss"
+    );
+    let row = |name: &str, t: &Tally| {
+        let j = t.json();
+        println!(
+            "{name:<8} {:>4}   {:>8.1}%  {:.4} ({:.4})    {:>8.1}%  {:.4} ({:.4})   {:>7.1}  | {:>8.1}%  {:.4}",
+            j.positions,
+            100.0 * j.best_0ply,
+            j.loss_0ply,
+            j.loss_0ply_se,
+            100.0 * j.best_nply,
+            j.loss_nply,
+            j.loss_nply_se,
+            j.ms_per_hint,
+            100.0 * j.best_gnubg,
+            j.loss_gnubg,
+        );
+    };
+    for (k, t) in &classes {
+        row(k, t);
+    }
+    row("all", &all);
+    if let Some(h) = hit_rate {
+        println!("cache hits: {:.1}%", 100.0 * h);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_standard_error() {
+        let mut m = Mean::default();
+        assert_eq!((m.mean(), m.se()), (0.0, 0.0));
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            m.add(x);
+        }
+        assert_eq!(m.count(), 4);
+        assert!((m.mean() - 2.5).abs() < 1e-12);
+        // sd = sqrt(5/3), se = sd / 2
+        assert!((m.se() - (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_default_bench_file_is_found_and_read() {
+        let cases = read_cases(&bench_file(Path::new(DEFAULT_FILE)), Some("race"), Some(5))
+            .expect("bench file");
+        assert_eq!(cases.len(), 5);
+        assert!(cases.iter().all(|c| c.line.class == "race"));
+        let l = &cases[0].line;
+        assert_eq!(loss_of(l, &l.moves[0].result), Ok(0.0));
+        assert!(loss_of(l, "nonsense").is_err());
+    }
+}

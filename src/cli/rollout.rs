@@ -1,0 +1,371 @@
+//! `bgfarm rollout POS [--dice 31] [--moves all|top:N|"24/18 13/10",...] ...`: the
+//! main job. Runs on an embedded coordinator: the trials are cut into batches of
+//! whole trial ranges, run on every core, and folded exactly, so the output is
+//! bit-identical for any thread count (see `bgfarm_engine::rollout`).
+
+use super::input::parse_position;
+use super::nets::load_evaluator;
+use super::CliError;
+use bgfarm_engine::eval::after_move;
+use bgfarm_engine::eval::fingerprint::fingerprint;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::notation::{format_move, parse_move};
+use bgfarm_engine::rollout::{run_batch, Candidate, Luck, RolloutJob, RolloutStats, TrialScratch, TrialSettings, OUTPUTS};
+use bgfarm_engine::{Dice, MoveGenerator};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
+    pub position: String,
+    /// Roll out the moves of this roll instead of the position before the roll.
+    #[arg(long)]
+    pub dice: Option<String>,
+    /// With --dice: `all`, `top:N` (best N at 0-ply), or moves in notation separated
+    /// by commas (`"24/18 13/10,8/5 6/5"`).
+    #[arg(long, default_value = "top:5")]
+    pub moves: String,
+    /// Trials per candidate (rounded up to a whole batch).
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u64,
+    /// Chequer play: ply of the move choice (0 = the net's best move).
+    #[arg(long, default_value_t = 0)]
+    pub ply: u8,
+    /// Stop each trial after this many plies and use the evaluation there.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Variance reduction (luck adjustment): on or off.
+    #[arg(long, default_value = "on")]
+    pub vr: String,
+    /// Value function for the luck estimate: full (best move for each roll by the
+    /// net, as GNU Backgammon) or ranked (PubEval picks the move, the net values it).
+    #[arg(long, default_value = "full")]
+    pub luck: String,
+    /// Play endgames out instead of stopping in the exact bear-off tables.
+    #[arg(long)]
+    pub no_bearoff_truncation: bool,
+    /// Cubeful rollouts (money or match); not available yet.
+    #[arg(long)]
+    pub cubeful: bool,
+    /// Cubeless rollout (the default).
+    #[arg(long)]
+    pub cubeless: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop once every remaining candidate's equity SE is at most this.
+    #[arg(long)]
+    pub se_target: Option<f64>,
+    /// Threads (default: one per core). Does not change the results.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Trials per batch (a multiple of 36). Does not change the results.
+    #[arg(long, default_value_t = 144)]
+    pub batch: u64,
+    /// Nets: `default`, a .safetensors bundle, or a directory.
+    #[arg(long, default_value = "default")]
+    pub net: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonCandidate {
+    #[serde(rename = "move")]
+    notation: Option<String>,
+    result: Option<String>,
+    trials: u64,
+    probs: [f64; 5],
+    probs_se: [f64; 5],
+    equity: f64,
+    equity_se: f64,
+    cubeful_equity: Option<f64>,
+    cubeful_se: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonOut {
+    position: String,
+    dice: Option<[u8; 2]>,
+    candidates: Vec<JsonCandidate>,
+    seed: u64,
+    fingerprint: String,
+    settings: JsonSettings,
+}
+
+#[derive(Serialize)]
+struct JsonSettings {
+    ply: u8,
+    vr: bool,
+    luck: String,
+    truncate: Option<u32>,
+    bearoff_truncation: bool,
+    cubeful: bool,
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    if args.cubeful {
+        return Err(CliError::msg(
+            "cubeful rollouts are not available yet: run a cubeless rollout (the default)",
+        ));
+    }
+    if args.ply != 0 {
+        return Err(CliError::msg("only --ply 0 chequer play is available in rollouts so far"));
+    }
+    if args.trials == 0 || args.trials > 100_000_000 {
+        return Err(CliError::msg("--trials must be between 1 and 100,000,000"));
+    }
+    if args.batch == 0 || args.batch % 36 != 0 {
+        return Err(CliError::msg("--batch must be a positive multiple of 36"));
+    }
+    let luck = match (args.vr.as_str(), args.luck.as_str()) {
+        ("off", _) => Luck::Off,
+        ("on", "full") => Luck::Full,
+        ("on", "ranked") => Luck::Ranked,
+        ("on", other) => {
+            return Err(CliError::msg(format!("--luck {other:?}: use full or ranked")))
+        }
+        (other, _) => return Err(CliError::msg(format!("--vr {other:?}: use on or off"))),
+    };
+    if let Some(t) = args.se_target {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(CliError::msg("--se-target must be a positive number"));
+        }
+    }
+    let input = parse_position(&args.position)?;
+    let pos = input.position;
+    if pos.game_over() {
+        return Err(CliError::msg("the game in this position is over: nothing to roll out"));
+    }
+    let eval = load_evaluator(&args.net)?;
+    let dice = match &args.dice {
+        Some(d) => Some(Dice::parse(d)?),
+        None => None,
+    };
+    let candidates = build_candidates(&eval, &pos, dice, &args.moves)?;
+    let settings = TrialSettings {
+        luck,
+        truncate: args.truncate,
+        bearoff_truncation: !args.no_bearoff_truncation,
+    };
+    let job = RolloutJob { candidates, seed: args.seed, settings };
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    });
+    if threads == 0 {
+        return Err(CliError::msg("--threads must be at least 1"));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::msg(format!("cannot start {threads} threads: {e}")))?;
+
+    let n_batches = args.trials.div_ceil(args.batch);
+    // Stop rules are checked after each wave of a fixed number of batches, so the
+    // trial count where a rollout stops does not depend on the thread count.
+    let wave = (1296 / args.batch).max(1);
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(n_batches * args.batch) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
+            .map_err(|e| CliError::msg(e.to_string()))?,
+    );
+    let start = Instant::now();
+    let mut total = RolloutStats::new(job.candidates.len());
+    let mut done = 0u64;
+    while done < n_batches {
+        let this = wave.min(n_batches - done);
+        let results: Vec<RolloutStats> = pool.install(|| {
+            (done..done + this)
+                .into_par_iter()
+                .map_init(
+                    || TrialScratch::new(&eval),
+                    |scratch, b| {
+                        let range = b * args.batch..(b + 1) * args.batch;
+                        let r = run_batch(&job, &eval, None, range, &[], scratch);
+                        bar.inc(args.batch);
+                        r
+                    },
+                )
+                .collect()
+        });
+        for r in &results {
+            total.merge(r);
+        }
+        done += this;
+        bar.set_message(leaders(&job, &total));
+        if let Some(target) = args.se_target {
+            let all_precise = (0..job.candidates.len())
+                .all(|c| total.per_candidate[c][5].se().is_some_and(|se| se <= target));
+            if all_precise {
+                break;
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    report(&args, &job, &total, dice, &fingerprint(&eval).to_string(), secs, threads)
+}
+
+/// The candidates: the position itself, or the chosen moves of `dice`.
+fn build_candidates(
+    eval: &bgfarm_engine::eval::neural::NeuralEvaluator<'_>,
+    pos: &bgfarm_engine::Position,
+    dice: Option<Dice>,
+    spec: &str,
+) -> Result<Vec<Candidate>, CliError> {
+    let Some(dice) = dice else {
+        return Ok(vec![Candidate { label: None, start: *pos, report_for_opponent: false }]);
+    };
+    let mut gen = MoveGenerator::new();
+    let legal = gen.generate(pos, dice).to_vec();
+    if legal.is_empty() {
+        return Err(CliError::msg(format!("no legal move with {dice}: nothing to compare")));
+    }
+    let chosen = if spec == "all" {
+        legal
+    } else if let Some(n) = spec.strip_prefix("top:") {
+        let n: usize = n
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| CliError::msg(format!("--moves {spec:?}: N must be a positive number")))?;
+        let mut ranked: Vec<(f32, bgfarm_engine::Move)> =
+            legal.iter().map(|m| (after_move(eval, m).equity(), *m)).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        ranked.into_iter().take(n).map(|(_, m)| m).collect()
+    } else {
+        let mut out: Vec<bgfarm_engine::Move> = Vec::new();
+        for text in spec.split(',') {
+            let m = parse_move(pos, dice, text)?;
+            if !out.iter().any(|o| o.result() == m.result()) {
+                out.push(m);
+            }
+        }
+        out
+    };
+    Ok(chosen
+        .iter()
+        .map(|m| Candidate {
+            label: Some(format_move(m)),
+            start: m.next_position(),
+            report_for_opponent: true,
+        })
+        .collect())
+}
+
+fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {
+    let mut v: Vec<(f64, f64, String)> = job
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(c, cand)| {
+            let a = &total.per_candidate[c][5];
+            (a.mean(), a.se().unwrap_or(f64::NAN), cand.label.clone().unwrap_or_else(|| "position".into()))
+        })
+        .collect();
+    v.sort_by(|a, b| b.0.total_cmp(&a.0));
+    v.iter()
+        .take(2)
+        .map(|(e, se, l)| format!("{l} {e:+.3}±{se:.3}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn report(
+    args: &Args,
+    job: &RolloutJob,
+    total: &RolloutStats,
+    dice: Option<Dice>,
+    fp: &str,
+    secs: f64,
+    threads: usize,
+) -> Result<(), CliError> {
+    let mut rows: Vec<JsonCandidate> = job
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(c, cand)| {
+            let acc = &total.per_candidate[c];
+            let mut probs = [0.0; 5];
+            let mut probs_se = [0.0; 5];
+            for k in 0..5 {
+                probs[k] = round6(acc[k].mean());
+                probs_se[k] = round6(acc[k].se().unwrap_or(0.0));
+            }
+            JsonCandidate {
+                notation: cand.label.clone(),
+                result: cand.label.as_ref().map(|_| position_id::encode(&cand.start)),
+                trials: acc[0].count,
+                probs,
+                probs_se,
+                equity: round6(acc[OUTPUTS - 1].mean()),
+                equity_se: round6(acc[OUTPUTS - 1].se().unwrap_or(0.0)),
+                cubeful_equity: None,
+                cubeful_se: None,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    if args.json {
+        let out = JsonOut {
+            position: args.position.trim().to_string(),
+            dice: dice.map(|d| [d.values().0, d.values().1]),
+            candidates: rows,
+            seed: args.seed,
+            fingerprint: fp.to_string(),
+            settings: JsonSettings {
+                ply: args.ply,
+                vr: job.settings.luck != Luck::Off,
+                luck: format!("{:?}", job.settings.luck).to_lowercase(),
+                truncate: job.settings.truncate,
+                bearoff_truncation: job.settings.bearoff_truncation,
+                cubeful: false,
+            },
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    let what = match dice {
+        Some(d) => format!("moves of {d} in {}", args.position.trim()),
+        None => format!("{} (player on roll, before the roll)", args.position.trim()),
+    };
+    println!("Rollout of {what}");
+    println!(
+        "  {} trials/candidate, seed {}, 0-ply chequer play, cubeless, VR {:?}{}",
+        rows.first().map_or(0, |r| r.trials),
+        args.seed,
+        job.settings.luck,
+        job.settings.truncate.map(|t| format!(", truncated at {t} plies")).unwrap_or_default()
+    );
+    println!(
+        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8}",
+        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "equity", "SE"
+    );
+    let best = rows.first().map_or(0.0, |r| r.equity);
+    for (i, r) in rows.iter().enumerate() {
+        let p = r.probs;
+        println!(
+            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4}{}",
+            i + 1,
+            r.notation.clone().unwrap_or_else(|| "(position)".into()),
+            p[0],
+            p[1],
+            p[2],
+            1.0 - p[0],
+            p[3],
+            p[4],
+            r.equity,
+            r.equity_se,
+            if i > 0 { format!("  ({:+.4})", r.equity - best) } else { String::new() }
+        );
+    }
+    println!("  {secs:.1} s on {threads} threads; engine {fp}");
+    Ok(())
+}
