@@ -2,17 +2,22 @@
 //! failure on user input comes back as a [`CliError`] and leaves with exit code 2.
 
 mod bench;
+mod cube;
 mod duel;
 mod eval;
 mod filter_study;
 mod hint;
 mod input;
+mod matchsim;
+mod met;
 mod moves;
 mod nets;
 mod players;
 mod rollout;
 mod search_args;
 mod show;
+mod study;
+mod svg;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -53,6 +58,12 @@ struct Cli {
 enum Command {
     /// Evaluate a position (0-ply): outcome probabilities and cubeless equity.
     Eval(eval::Args),
+    /// The cube decision of the player on roll (0-ply, Janowski money or match):
+    /// cubeful equities for no double, double/take, double/pass, and take/cash points.
+    Cube(cube::Args),
+    /// Print a match equity table (Kazaross-XG2, Keith's live-cube computation, or a
+    /// GNU Backgammon MET XML file): pre-Crawford square and post-Crawford row.
+    Met(met::Args),
     /// List every legal move of a roll, with the resulting position IDs.
     Moves(moves::Args),
     /// Rank the plays of a roll by an n-ply search with a move filter (cubeless):
@@ -66,10 +77,16 @@ enum Command {
     /// Play cubeless money games between two players with duplicate dice and report
     /// points per game with its standard error.
     Duel(duel::Args),
+    /// Simulate complete matches (or cubeful money games) between two cube strategies
+    /// with duplicate dice: points per match with its standard error, games per match.
+    MatchSim(matchsim::Args),
     /// Roll out a position or the candidate moves of a roll (the main job).
     Rollout(rollout::Args),
     /// Draw a position as text, with pip counts.
     Show(show::Args),
+    /// Studies: grids of match simulations with tables, parabola fits and SVG plots
+    /// (cube-life, money-cube-life, games-per-match).
+    Study(study::Args),
     /// Train the evaluation networks (TD(lambda) self-play).
     Train(train::Args),
 }
@@ -79,13 +96,17 @@ pub fn run() -> Result<(), CliError> {
     let cli = Cli::parse();
     match cli.command {
         Command::Eval(a) => eval::run(a),
+        Command::Cube(a) => cube::run(a),
+        Command::Met(a) => met::run(a),
         Command::Moves(a) => moves::run(a),
         Command::Hint(a) => hint::run(a),
         Command::FilterStudy(a) => filter_study::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
+        Command::MatchSim(a) => matchsim::run(a),
         Command::Rollout(a) => rollout::run(a),
         Command::Show(a) => show::run(a),
+        Command::Study(a) => study::run(a),
         Command::Train(a) => train::run(a),
     }
 }

@@ -10,7 +10,7 @@ use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::notation::{format_move, parse_move};
-use bgfarm_engine::rollout::{run_batch, Candidate, Luck, RolloutJob, RolloutStats, TrialScratch, TrialSettings, OUTPUTS};
+use bgfarm_engine::rollout::{run_batch, Candidate, FirstPlyCache, Luck, RolloutJob, RolloutStats, TrialScratch, TrialSettings, OUTPUTS};
 use bgfarm_engine::{Dice, MoveGenerator};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -28,7 +28,7 @@ pub struct Args {
     /// by commas (`"24/18 13/10,8/5 6/5"`).
     #[arg(long, default_value = "top:5")]
     pub moves: String,
-    /// Trials per candidate (rounded up to a whole batch).
+    /// Trials per candidate (a multiple of 36 keeps the dice stratified).
     #[arg(long, default_value_t = 1296)]
     pub trials: u64,
     /// Chequer play: ply of the move choice (0 = the net's best move).
@@ -58,6 +58,14 @@ pub struct Args {
     /// Stop once every remaining candidate's equity SE is at most this.
     #[arg(long)]
     pub se_target: Option<f64>,
+    /// Stop rolling out candidates more than --jsd-k combined standard errors behind
+    /// the best, once they have --jsd-min trials (GNU Backgammon's JSD stop).
+    #[arg(long)]
+    pub jsd: bool,
+    #[arg(long, default_value_t = 324)]
+    pub jsd_min: u64,
+    #[arg(long, default_value_t = 2.33)]
+    pub jsd_k: f64,
     /// Threads (default: one per core). Does not change the results.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -168,10 +176,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::msg(format!("cannot start {threads} threads: {e}")))?;
 
     let n_batches = args.trials.div_ceil(args.batch);
-    // Stop rules are checked after each wave of a fixed number of batches, so the
-    // trial count where a rollout stops does not depend on the thread count.
-    let wave = (1296 / args.batch).max(1);
-    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(n_batches * args.batch) };
+    // Stop rules are checked after each wave of a fixed number of batches (about 324
+    // trials), so where a rollout stops does not depend on the thread count.
+    let wave = 324u64.div_ceil(args.batch).max(1);
+    let mut active = vec![true; job.candidates.len()];
+    let cache = FirstPlyCache::default();
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.trials) };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
             .map_err(|e| CliError::msg(e.to_string()))?,
@@ -187,9 +197,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .map_init(
                     || TrialScratch::new(&eval),
                     |scratch, b| {
-                        let range = b * args.batch..(b + 1) * args.batch;
-                        let r = run_batch(&job, &eval, None, range, &[], scratch);
-                        bar.inc(args.batch);
+                        let range = b * args.batch..((b + 1) * args.batch).min(args.trials);
+                        let range_len = range.end - range.start;
+                        let r = run_batch(&job, &eval, None, range, &active, Some(&cache), scratch);
+                        bar.inc(range_len);
                         r
                     },
                 )
@@ -200,8 +211,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         done += this;
         bar.set_message(leaders(&job, &total));
+        if args.jsd {
+            prune(&total, &mut active, args.jsd_min, args.jsd_k);
+            if active.iter().filter(|&&a| a).count() < 2 {
+                break;
+            }
+        }
         if let Some(target) = args.se_target {
             let all_precise = (0..job.candidates.len())
+                .filter(|&c| active[c])
                 .all(|c| total.per_candidate[c][5].se().is_some_and(|se| se <= target));
             if all_precise {
                 break;
@@ -258,6 +276,25 @@ fn build_candidates(
             report_for_opponent: true,
         })
         .collect())
+}
+
+/// JSD-style stop: deactivates candidates more than `k` combined standard errors
+/// behind the best once they have `min` trials.
+fn prune(total: &RolloutStats, active: &mut [bool], min: u64, k: f64) {
+    let eq = |c: usize| total.per_candidate[c][OUTPUTS - 1].mean();
+    let se = |c: usize| total.per_candidate[c][OUTPUTS - 1].se().unwrap_or(f64::INFINITY);
+    let Some(best) = (0..active.len()).filter(|&c| active[c]).max_by(|&a, &b| eq(a).total_cmp(&eq(b)))
+    else {
+        return;
+    };
+    for c in 0..active.len() {
+        if c != best && active[c] && total.trials(c) >= min {
+            let combined = (se(best).powi(2) + se(c).powi(2)).sqrt();
+            if eq(best) - eq(c) > k * combined {
+                active[c] = false;
+            }
+        }
+    }
 }
 
 fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {

@@ -200,6 +200,25 @@ impl CubeModel {
         }
     }
 
+    /// The proper action only, without the take and cash points (what a simulation
+    /// needs at every turn: three cubeful values instead of a full analysis).
+    pub fn decide(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> CubeDecision {
+        if !spot.may_double() {
+            return CubeDecision::Unavailable;
+        }
+        let nd = match (*self, *spot) {
+            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => {
+                cubeful_mwc(met, score, cube, odds, x)
+            }
+            (model, CubeSpot::Money { cube, jacoby }) => {
+                model.money_equity(odds, cube.owner, jacoby)
+            }
+            (model, CubeSpot::Match { cube, .. }) => model.money_equity(odds, cube.owner, false),
+        };
+        let (dt, dp) = self.double_values(odds, spot);
+        CubeDecision::from_equities(nd, dt, dp)
+    }
+
     /// Whether a player using this model takes a double from an opponent whose
     /// odds (seen by the doubler, on roll) are `doubler_odds` at `doubler_spot`.
     pub fn takes(&self, doubler_odds: &GameOdds, doubler_spot: &CubeSpot<'_>) -> bool {
@@ -516,5 +535,52 @@ mod tests {
         assert!((tp - 0.214).abs() < 0.03, "{tp}");
         assert!((cp - 0.786).abs() < 0.03, "{cp}");
         assert_eq!(a.decision, CubeDecision::NoDouble);
+    }
+}
+
+#[cfg(test)]
+mod decide_tests {
+    use super::*;
+
+    #[test]
+    fn decide_agrees_with_analyse() {
+        let met = MatchEquityTable::kazaross_xg2();
+        let mut spots = vec![
+            CubeSpot::Money {
+                cube: Cube::INITIAL,
+                jacoby: true,
+            },
+            CubeSpot::Money {
+                cube: Cube {
+                    value: 2,
+                    owner: Owner::Mover,
+                },
+                jacoby: false,
+            },
+        ];
+        for (a, b, crawford) in [(3, 5, false), (1, 4, true), (4, 1, false), (9, 9, false)] {
+            spots.push(CubeSpot::Match {
+                cube: Cube::INITIAL,
+                score: MatchScore::new(a, b, crawford).unwrap(),
+                met: &met,
+            });
+        }
+        let models = [
+            CubeModel::JanowskiMoney { x: 0.68 },
+            CubeModel::JanowskiMatch { x: 0.5 },
+            CubeModel::Jump { sigma: 0.09 },
+        ];
+        for spot in &spots {
+            for model in models {
+                for i in 0..=20 {
+                    let odds = GameOdds::with_gammon_rate(f64::from(i) / 20.0, 0.15);
+                    assert_eq!(
+                        model.decide(&odds, spot),
+                        model.analyse(&odds, spot).decision,
+                        "{model:?} {spot:?} {i}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -6,11 +6,12 @@
 //! first 15 scores of the pre-Crawford table and of the post-Crawford row. Only those
 //! 15 scores are embedded; every score beyond them (16- to 64-away) comes from GNU
 //! Backgammon's own extension method ([`super::extend`]), the one it applies past any
-//! table's size. Past 15-away the projected Kazaross values and the extension differ
-//! by a few tenths of a percent (16-away vs 1-away: 0.86% extended); load the full
-//! 25-away file with [`MatchEquityTable::from_xml`] when those scores matter.
+//! table's size. Past 15-away the extension and GNU Backgammon's projected 25-away
+//! values differ by up to about half a percent (20-away vs 10-away: 14.77% extended,
+//! 15.26% in the file; 16-away vs 1-away: 0.86% vs 0.89%); load the full 25-away file
+//! with [`MatchEquityTable::from_xml`] when those scores matter.
 
-use super::{MatchEquityTable, MetError};
+use super::MatchEquityTable;
 
 /// Scores embedded natively (the rest is extended).
 pub const SIZE: usize = 15;
@@ -51,5 +52,75 @@ pub fn kazaross_xg2() -> MatchEquityTable {
         Ok(t) => t,
         // The constants above are checked by the tests; they cannot fail validation.
         Err(e) => unreachable!("embedded Kazaross-XG2 table is invalid: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::met::{MatchEquity, MAX_AWAY};
+
+    /// GNU Backgammon's export, read at test time (never at run time).
+    const MET_JSON: &str = include_str!("../../testdata/oracle/met.json");
+
+    #[test]
+    fn embedded_values_match_the_oracle_file() {
+        let v: serde_json::Value = serde_json::from_str(MET_JSON).unwrap();
+        let t = kazaross_xg2();
+        assert_eq!(v["size"], 15);
+        for a in 0..SIZE {
+            for b in 0..SIZE {
+                let want = v["pre_crawford"][a][b].as_f64().unwrap();
+                assert_eq!(t.pre_crawford(a as u32 + 1, b as u32 + 1), want, "{a} {b}");
+            }
+            for player in 0..2 {
+                let want = v["post_crawford"][player][a].as_f64().unwrap();
+                assert_eq!(t.post_crawford(a as u32 + 1), want, "{a}");
+            }
+        }
+    }
+
+    #[test]
+    fn spot_values_from_the_spec() {
+        let t = kazaross_xg2();
+        for (a, b, want) in [
+            (1, 2, 0.67736),
+            (1, 3, 0.75076),
+            (2, 3, 0.59947),
+            (2, 4, 0.66870),
+            (3, 5, 0.64795),
+            (4, 7, 0.69924),
+            (5, 7, 0.62638),
+            (9, 11, 0.59793),
+        ] {
+            // The spec rounds to 5 decimals (9a11a: 0.597926 in the table).
+            assert!((t.pre_crawford(a, b) - want).abs() < 5e-6, "{a}a{b}a");
+        }
+        for (n, want) in [(2, 0.48803), (3, 0.32264), (4, 0.31002), (5, 0.19012)] {
+            assert_eq!(t.post_crawford(n), want, "post-Crawford {n}-away");
+        }
+        for a in 1..=MAX_AWAY {
+            assert_eq!(t.pre_crawford(a, a), 0.5);
+            for b in 1..=MAX_AWAY {
+                let sum = t.pre_crawford(a, b) + t.pre_crawford(b, a);
+                assert!((sum - 1.0).abs() < 2e-6, "{a} {b}: {sum}");
+            }
+        }
+    }
+
+    #[test]
+    fn extended_past_fifteen_away() {
+        let t = kazaross_xg2();
+        assert_eq!(t.native_size(), 15);
+        assert!((t.pre_crawford(26, 1) - 0.000821).abs() < 5e-7);
+        assert_eq!(
+            t.pre_crawford(16, 3),
+            super::super::extend::pre_crawford(16, 3)
+        );
+        // Post-Crawford continues from the given 15 entries: 16-away is
+        // 0.375 * pc(14) + 0.125 * pc(12).
+        let want = 0.375 * 0.023428 + 0.125 * 0.03906;
+        assert!((t.post_crawford(16) - want).abs() < 1e-12);
+        assert!(t.post_crawford(64) > 0.0 && t.post_crawford(64) < 1e-6);
     }
 }

@@ -174,20 +174,3 @@ mod tests {
         assert!(keith_table(f64::NAN).is_err());
     }
 }
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    #[test]
-    fn scratch_print() {
-        let t = keith_table(0.26).unwrap();
-        for (a, b) in [(1, 2), (1, 3), (2, 3), (2, 4), (3, 5), (5, 7), (3, 4), (9, 11)] {
-            println!("keith {a}a{b}a {:.5}", t.pre_crawford(a, b));
-        }
-        let k = MatchEquityTable::kazaross_xg2();
-        for (a, b) in [(16, 1), (16, 2), (20, 10), (25, 24), (25, 1)] {
-            println!("kaz ext {a}a{b}a {:.5}", k.pre_crawford(a, b));
-        }
-        for n in 14..=25 { print!("{:.6} ", k.post_crawford(n)); }
-        println!();
-    }
-}

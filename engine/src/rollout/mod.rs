@@ -18,7 +18,7 @@ use crate::eval::Player;
 use crate::position::Position;
 use stats::Accumulator;
 use std::ops::Range;
-pub use trial::{run_trial, Luck, TrialScratch, TrialSettings, OUTPUTS};
+pub use trial::{run_trial, FirstPlyCache, Luck, TrialScratch, TrialSettings, OUTPUTS};
 
 /// One thing being rolled out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -83,6 +83,7 @@ pub fn run_batch(
     policy: Option<&dyn Player>,
     range: Range<u64>,
     active: &[bool],
+    cache: Option<&FirstPlyCache>,
     scratch: &mut TrialScratch,
 ) -> RolloutStats {
     let mut stats = RolloutStats::new(job.candidates.len());
@@ -91,7 +92,7 @@ pub fn run_batch(
             continue;
         }
         for t in range.clone() {
-            let mut o = run_trial(eval, policy, &job.settings, &cand.start, job.seed, t, scratch);
+            let mut o = run_trial(eval, policy, &job.settings, &cand.start, job.seed, t, cache, scratch);
             if cand.report_for_opponent {
                 o = flip_outputs(o);
             }
@@ -127,13 +128,18 @@ mod tests {
             settings: TrialSettings { truncate: Some(6), ..TrialSettings::default() },
         };
         let mut s = TrialScratch::new(&eval);
-        let whole = run_batch(&job, &eval, None, 0..72, &[], &mut s);
+        let whole = run_batch(&job, &eval, None, 0..72, &[], None, &mut s);
         let mut parts = RolloutStats::new(1);
         for r in [0..10, 10..36, 36..37, 37..72] {
-            parts.merge(&run_batch(&job, &eval, None, r, &[], &mut s));
+            parts.merge(&run_batch(&job, &eval, None, r, &[], None, &mut s));
         }
         assert_eq!(parts, whole);
         assert_eq!(whole.trials(0), 72);
+        // The first-ply cache serves the same values.
+        let cache = FirstPlyCache::default();
+        let cached = run_batch(&job, &eval, None, 0..72, &[], Some(&cache), &mut s);
+        assert_eq!(cached, whole);
+        assert!(!cache.is_empty());
     }
 
     #[test]
@@ -156,7 +162,7 @@ mod tests {
                 settings: TrialSettings { luck, truncate: None, bearoff_truncation: false },
             };
             let mut s = TrialScratch::new(&eval);
-            let st = run_batch(&job, &eval, None, 0..1296, &[], &mut s);
+            let st = run_batch(&job, &eval, None, 0..1296, &[], None, &mut s);
             let acc = st.per_candidate[0][5];
             let se = acc.se().unwrap_or(1.0);
             assert!(

@@ -22,7 +22,7 @@ use super::dice::TrialDice;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval;
-use crate::eval::{terminal_probs, Player, Probs};
+use crate::eval::{best_move_index, terminal_probs, Player, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 
@@ -61,12 +61,13 @@ impl Default for TrialSettings {
 pub struct TrialScratch {
     gen: MoveGenerator,
     eval: EvalScratch,
+    probs: Vec<Probs>,
 }
 
 impl TrialScratch {
     /// Buffers for `eval`.
     pub fn new(eval: &NeuralEvaluator<'_>) -> TrialScratch {
-        TrialScratch { gen: MoveGenerator::new(), eval: eval.scratch() }
+        TrialScratch { gen: MoveGenerator::new(), eval: eval.scratch(), probs: Vec::with_capacity(64) }
     }
 }
 
@@ -93,19 +94,9 @@ fn best_0ply(
         let next = pos.switch_sides();
         return (eval.evaluate_with(&next, &mut s.eval).flip(), next);
     }
-    let mut best: Option<(Probs, Position)> = None;
-    let mut best_eq = f32::NEG_INFINITY;
-    for m in moves {
-        let next = m.next_position();
-        let v = eval.evaluate_with(&next, &mut s.eval).flip();
-        let eq = v.equity();
-        if eq > best_eq {
-            best_eq = eq;
-            best = Some((v, next));
-        }
-    }
-    match best {
-        Some(b) => b,
+    eval.evaluate_moves(pos, moves, &mut s.eval, &mut s.probs);
+    match best_move_index(&s.probs) {
+        Some(i) => (s.probs[i].flip(), moves[i].next_position()),
         None => unreachable!("moves is not empty"),
     }
 }
@@ -130,9 +121,73 @@ fn ranked(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, pos: &Position, dice
     eval.evaluate_with(&next, &mut s.eval).flip()
 }
 
+/// What a trial needs at one state before its roll, for each of the 21 rolls: the
+/// luck value `V(S, r)` (mover's side) and the position after the policy's move.
+#[derive(Clone, Copy)]
+pub struct RollTable {
+    values: [Probs; 21],
+    next: [Position; 21],
+}
+
+fn roll_table(eval: &NeuralEvaluator<'_>, luck: Luck, s: &mut TrialScratch, pos: &Position) -> RollTable {
+    let mut t = RollTable { values: [Probs::default(); 21], next: [*pos; 21] };
+    for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
+        let (v, next) = best_0ply(eval, s, pos, r);
+        t.next[k] = next;
+        t.values[k] = match luck {
+            Luck::Ranked => ranked(eval, s, pos, r),
+            _ => v,
+        };
+    }
+    t
+}
+
+/// Per-rollout cache of [`RollTable`]s for the first plies of trials: every trial
+/// starts from the same position and the policy is deterministic, so ply 0 has one
+/// state and ply 1 about 21; computing their 21 best moves once instead of in every
+/// trial is the "first-move cache" (values are a pure function of the position, so
+/// the cache cannot change a result).
+#[derive(Default)]
+pub struct FirstPlyCache {
+    map: std::sync::Mutex<std::collections::HashMap<Position, RollTable>>,
+}
+
+/// Plies of each trial served from the [`FirstPlyCache`].
+pub const CACHED_PLIES: u32 = 2;
+
+impl FirstPlyCache {
+    fn get_or_compute(
+        &self,
+        eval: &NeuralEvaluator<'_>,
+        luck: Luck,
+        s: &mut TrialScratch,
+        pos: &Position,
+    ) -> RollTable {
+        if let Some(t) = self.map.lock().ok().and_then(|m| m.get(pos).copied()) {
+            return t;
+        }
+        let t = roll_table(eval, luck, s, pos);
+        if let Ok(mut m) = self.map.lock() {
+            m.insert(*pos, t);
+        }
+        t
+    }
+
+    /// States cached so far.
+    pub fn len(&self) -> usize {
+        self.map.lock().map_or(0, |m| m.len())
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Plays trial `trial` from `start` (player on roll, before the roll) and returns the
 /// luck-adjusted outputs from that player's side. `policy` chooses the moves; `None`
-/// plays the best move at 0-ply by `eval`.
+/// plays the best move at 0-ply by `eval`. `cache` serves the first plies.
+#[allow(clippy::too_many_arguments)]
 pub fn run_trial(
     eval: &NeuralEvaluator<'_>,
     policy: Option<&dyn Player>,
@@ -140,6 +195,7 @@ pub fn run_trial(
     start: &Position,
     seed: u64,
     trial: u64,
+    cache: Option<&FirstPlyCache>,
     s: &mut TrialScratch,
 ) -> [f64; OUTPUTS] {
     let mut dice = TrialDice::new(seed, trial);
@@ -158,42 +214,44 @@ pub fn run_trial(
             break to_root(eval.evaluate_with(&pos, &mut s.eval), root_moves);
         }
         let roll = dice.roll();
-        let mut chosen: Option<Position> = None;
-        if settings.luck != Luck::Off {
-            let mut mean = [0f64; 5];
-            let mut actual = [0f64; 5];
-            for &(r, w) in Dice::ALL_21.iter() {
-                let v = match settings.luck {
-                    Luck::Full => {
-                        let (v, next) = best_0ply(eval, s, &pos, r);
-                        if same_roll(r, roll) && policy.is_none() {
-                            chosen = Some(next);
-                        }
-                        v
+        let actual_k = Dice::ALL_21.iter().position(|&(r, _)| same_roll(r, roll)).unwrap_or(0);
+        let next = match (cache, policy) {
+            (Some(c), None) if ply < CACHED_PLIES => {
+                let t = c.get_or_compute(eval, settings.luck, s, &pos);
+                if settings.luck != Luck::Off {
+                    add_luck(&mut luck, &t.values, actual_k, root_moves);
+                }
+                t.next[actual_k]
+            }
+            _ => {
+                let mut chosen: Option<Position> = None;
+                if settings.luck != Luck::Off {
+                    let mut values = [Probs::default(); 21];
+                    for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
+                        values[k] = match settings.luck {
+                            Luck::Full => {
+                                let (v, next) = best_0ply(eval, s, &pos, r);
+                                if k == actual_k {
+                                    chosen = Some(next);
+                                }
+                                v
+                            }
+                            _ => ranked(eval, s, &pos, r),
+                        };
                     }
-                    _ => ranked(eval, s, &pos, r),
-                };
-                let v = to_root(v, root_moves);
-                for k in 0..5 {
-                    mean[k] += f64::from(w) / 36.0 * f64::from(v.0[k]);
+                    add_luck(&mut luck, &values, actual_k, root_moves);
                 }
-                if same_roll(r, roll) {
-                    actual = v.0.map(f64::from);
-                }
-            }
-            for k in 0..5 {
-                luck[k] += actual[k] - mean[k];
-            }
-        }
-        let next = match (chosen, policy) {
-            (Some(n), _) => n,
-            (None, None) => best_0ply(eval, s, &pos, roll).1,
-            (None, Some(p)) => {
-                let moves = s.gen.generate(&pos, roll);
-                if moves.is_empty() {
-                    pos.switch_sides()
-                } else {
-                    moves[p.choose(&pos, roll, moves)].next_position()
+                match (chosen, policy) {
+                    (Some(n), None) => n,
+                    (_, None) => best_0ply(eval, s, &pos, roll).1,
+                    (_, Some(p)) => {
+                        let moves = s.gen.generate(&pos, roll);
+                        if moves.is_empty() {
+                            pos.switch_sides()
+                        } else {
+                            moves[p.choose(&pos, roll, moves)].next_position()
+                        }
+                    }
                 }
             }
         };
@@ -207,6 +265,23 @@ pub fn run_trial(
     }
     out[5] = 2.0 * out[0] - 1.0 + out[1] - out[3] + out[2] - out[4];
     out
+}
+
+/// Adds the luck of roll `actual` given the values of all 21 rolls (mover's side),
+/// converted to the root player's side.
+#[inline]
+fn add_luck(luck: &mut [f64; 5], values: &[Probs; 21], actual: usize, root_moves: bool) {
+    let mut mean = [0f64; 5];
+    for (&(_, w), v) in Dice::ALL_21.iter().zip(values) {
+        let v = to_root(*v, root_moves);
+        for k in 0..5 {
+            mean[k] += f64::from(w) / 36.0 * f64::from(v.0[k]);
+        }
+    }
+    let a = to_root(values[actual], root_moves);
+    for k in 0..5 {
+        luck[k] += f64::from(a.0[k]) - mean[k];
+    }
 }
 
 #[inline]

@@ -79,6 +79,12 @@ impl CacheKey {
             tag: (h2 & !7) | u32::from(ply.min(7)),
         }
     }
+
+    /// The first hash, for measurements of other table designs.
+    #[cfg(test)]
+    pub(super) fn h1(&self) -> u64 {
+        self.h1
+    }
 }
 
 /// Mixes four words and a seed (multiply-xorshift rounds, SplitMix64's finaliser).

@@ -51,4 +51,6 @@ pub use nply::{Pruning, SearchStats, Searcher};
 pub use rank::{candidates, run_ladder, Candidate};
 
 #[cfg(test)]
+mod measure;
+#[cfg(test)]
 mod tests;

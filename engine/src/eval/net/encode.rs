@@ -135,29 +135,27 @@ pub fn encode(pos: &Position, out: &mut SparseInputs) {
     }
 }
 
-/// Value of unit `k` (0..4) of a point holding `n` checkers of one side.
-#[inline]
-fn point_unit(n: u8, k: usize) -> f32 {
-    match k {
-        0 => f32::from(u8::from(n >= 1)),
-        1 => f32::from(u8::from(n >= 2)),
-        2 => f32::from(u8::from(n >= 3)),
-        _ => f32::from(n.saturating_sub(3)) * 0.5,
-    }
-}
-
-#[inline]
+/// Appends the unit differences of one side's point going from `old` to `new`
+/// checkers, without data-dependent branches (which checker counts change is
+/// unpredictable): the binary units `n >= 1..=3` that flip form the range
+/// `min(old, new).min(3)..max(old, new).min(3)`, all flipping the same way; the
+/// fourth unit `(n - 3) / 2` changes by `(new - 3)+ - (old - 3)+` halves. Entries are
+/// written ahead and kept by advancing `len`: at most 4 slots from `len` are written,
+/// no more than this side's point could ever need.
+#[inline(always)]
 fn push_point_delta(out: &mut SparseInputs, base: usize, old: u8, new: u8) {
-    if old == new {
-        return;
-    }
-    for k in 0..4 {
-        // Exact: both units are small multiples of 0.5.
-        let d = point_unit(new, k) - point_unit(old, k);
-        if d != 0.0 {
-            out.push(base + k, d);
-        }
-    }
+    let (lo, hi) = (old.min(new).min(3), old.max(new).min(3));
+    let sign = if new > old { 1.0 } else { -1.0 };
+    let len = out.len;
+    let b = (base + usize::from(lo)) as u16;
+    out.idx[len..len + 3].copy_from_slice(&[b, b + 1, b + 2]);
+    out.val[len..len + 3].copy_from_slice(&[sign; 3]);
+    let len = len + usize::from(hi - lo);
+    // Exact: halves of small integers.
+    let d3 = (f32::from(new.saturating_sub(3)) - f32::from(old.saturating_sub(3))) * 0.5;
+    out.idx[len] = (base + 3) as u16;
+    out.val[len] = d3;
+    out.len = len + usize::from(d3 != 0.0);
 }
 
 /// The inputs of `to` minus those of `from`, as sparse `(index, delta)` pairs in
@@ -193,9 +191,11 @@ pub fn encode_delta(
     for (side, base) in GLOBAL_BASE.into_iter().enumerate() {
         for k in 0..3 {
             let (old, new) = (from_globals[side * 3 + k], g[side * 3 + k]);
-            if old != new {
-                out.push(base + k, new - old);
-            }
+            // Written ahead, kept when it changed (branch-free, as above).
+            let len = out.len;
+            out.idx[len] = (base + k) as u16;
+            out.val[len] = new - old;
+            out.len = len + usize::from(old != new);
         }
     }
     changed

@@ -1,0 +1,136 @@
+//! Cube strategies by name, as the command line and job specs give them.
+//!
+//! - `janowski-match:x=0.7`: Janowski with the match equity table (match-aware),
+//!   doubling at once as the post-Crawford trailer;
+//! - `janowski-money:x=0.7`: money Janowski, match-unaware in a match (the baseline of
+//!   Higgins's comparison);
+//! - `jump:sigma=0.09` (or `jump:x=0.7`, converted by `sigma = (1 - x) / 3.125`):
+//!   Higgins's jump model, money formulas.
+//!
+//! `x` defaults to 0.68 (GNU Backgammon's contact value) when omitted.
+
+use crate::cube::jump::{equivalent_sigma, MAX_SIGMA};
+use crate::cube::CubeModel;
+use crate::error::ParseError;
+use std::fmt;
+
+/// Cube life index when a strategy name gives none.
+pub const DEFAULT_X: f64 = 0.68;
+
+/// A cube strategy: a model plus the match rules it applies on top.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeStrategy {
+    pub model: CubeModel,
+}
+
+impl CubeStrategy {
+    /// Match-aware strategies double at once when trailing post-Crawford.
+    pub fn automatic_post_crawford_double(&self) -> bool {
+        matches!(self.model, CubeModel::JanowskiMatch { .. })
+    }
+
+    /// Parses a strategy name (see the module docs).
+    pub fn parse(text: &str) -> Result<CubeStrategy, ParseError> {
+        let t = text.trim();
+        let (kind, params) = t.split_once(':').unwrap_or((t, ""));
+        let mut x: Option<f64> = None;
+        let mut sigma: Option<f64> = None;
+        for param in params.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = param.split_once('=').ok_or_else(|| {
+                ParseError::new(format!(
+                    "bad cube strategy {t:?}: parameter {param:?} is not key=value"
+                ))
+            })?;
+            let v: f64 = value.trim().parse().map_err(|_| {
+                ParseError::new(format!(
+                    "bad cube strategy {t:?}: {value:?} is not a number"
+                ))
+            })?;
+            match key.trim() {
+                "x" if (0.0..=1.0).contains(&v) => x = Some(v),
+                "x" => {
+                    return Err(ParseError::new(format!(
+                        "bad cube strategy {t:?}: x must be 0 to 1"
+                    )))
+                }
+                "sigma" if (0.0..=MAX_SIGMA).contains(&v) => sigma = Some(v),
+                "sigma" => {
+                    return Err(ParseError::new(format!(
+                        "bad cube strategy {t:?}: sigma must be 0 to {MAX_SIGMA}"
+                    )))
+                }
+                k => {
+                    return Err(ParseError::new(format!(
+                        "bad cube strategy {t:?}: unknown parameter {k:?} (x or sigma)"
+                    )))
+                }
+            }
+        }
+        let model = match kind {
+            "janowski-match" | "janowski-money" if sigma.is_some() => {
+                return Err(ParseError::new(format!(
+                    "bad cube strategy {t:?}: Janowski models take x, not sigma"
+                )))
+            }
+            "janowski-match" => CubeModel::JanowskiMatch {
+                x: x.unwrap_or(DEFAULT_X),
+            },
+            "janowski-money" => CubeModel::JanowskiMoney {
+                x: x.unwrap_or(DEFAULT_X),
+            },
+            "jump" => CubeModel::Jump {
+                sigma: sigma.unwrap_or_else(|| equivalent_sigma(x.unwrap_or(DEFAULT_X))),
+            },
+            k => {
+                return Err(ParseError::new(format!(
+                    "unknown cube strategy {k:?}: use janowski-match:x=0.7, \
+                     janowski-money:x=0.7 or jump:sigma=0.09"
+                )))
+            }
+        };
+        Ok(CubeStrategy { model })
+    }
+}
+
+impl fmt::Display for CubeStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.model {
+            CubeModel::JanowskiMatch { x } => write!(f, "janowski-match:x={x}"),
+            CubeModel::JanowskiMoney { x } => write!(f, "janowski-money:x={x}"),
+            CubeModel::Jump { sigma } => write!(f, "jump:sigma={sigma}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let s = CubeStrategy::parse("janowski-match:x=0.7").unwrap();
+        assert_eq!(s.model, CubeModel::JanowskiMatch { x: 0.7 });
+        assert!(s.automatic_post_crawford_double());
+        assert_eq!(s.to_string(), "janowski-match:x=0.7");
+        let m = CubeStrategy::parse("janowski-money").unwrap();
+        assert_eq!(m.model, CubeModel::JanowskiMoney { x: 0.68 });
+        assert!(!m.automatic_post_crawford_double());
+        let j = CubeStrategy::parse("jump:x=0.7").unwrap();
+        assert!(matches!(j.model, CubeModel::Jump { sigma } if (sigma - 0.096).abs() < 1e-12));
+        assert_eq!(
+            CubeStrategy::parse("jump:sigma=0.08").unwrap().model,
+            CubeModel::Jump { sigma: 0.08 }
+        );
+        for bad in [
+            "gnubg",
+            "janowski-match:x=2",
+            "janowski-match:x",
+            "janowski-match:y=1",
+            "janowski-money:sigma=0.1",
+            "jump:sigma=0.5",
+            "jump:sigma=abc",
+        ] {
+            assert!(CubeStrategy::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Match simulation with the built-in nets (no bear-off tables, to keep tests fast).
+
+use super::*;
+use crate::eval::default_nets::BYTES;
+use crate::eval::net::load_bundle;
+use crate::eval::neural::NeuralEvaluator;
+
+fn nets() -> NeuralEvaluator<'static> {
+    NeuralEvaluator {
+        contact: load_bundle(BYTES, "contact.").unwrap(),
+        race: load_bundle(BYTES, "race.").unwrap(),
+        endgame: None,
+    }
+}
+
+fn spec<'a>(met: &'a MatchEquityTable, a: &str, b: &str, length: u32) -> SimSpec<'a> {
+    SimSpec {
+        a: CubeStrategy::parse(a).unwrap(),
+        b: CubeStrategy::parse(b).unwrap(),
+        length,
+        met,
+        jacoby: false,
+        luck: false,
+        seed: 7,
+    }
+}
+
+#[test]
+fn matches_are_deterministic_and_legal() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let s = spec(&met, "janowski-match:x=0.7", "janowski-money:x=0.5", 5);
+    for i in 0..6 {
+        let m = play_match(&s, &eval, i);
+        assert_eq!(m, play_match(&s, &eval, i));
+        assert!(m.points == 1 || m.points == -1, "{m:?}");
+        assert!(m.games >= 1 && m.games <= 40, "{m:?}");
+        assert!(m.cube_sum >= u64::from(m.games));
+    }
+    let total = simulate(&s, &eval, 3);
+    assert_eq!(total, simulate(&s, &eval, 3));
+    assert_eq!(total.matches, 6);
+}
+
+#[test]
+fn identical_strategies_cancel_exactly_in_each_pair() {
+    // Same strategy in both seats: the swapped match is the mirror image, so every
+    // pair totals 0 (duplicate dice at work).
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    for length in [0, 3, 7] {
+        let s = spec(&met, "janowski-match:x=0.7", "janowski-match:x=0.7", length);
+        let t = simulate(&s, &eval, 4);
+        assert_eq!((t.points, t.pair_points_sq), (0, 0), "length {length}");
+    }
+}
+
+#[test]
+fn crawford_and_post_crawford_games() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let eager = CubeStrategy::parse("janowski-match:x=1").unwrap();
+    let mut table = Table::new(&eval, false);
+    for g in 0..20 {
+        let mut rng = Rng::for_stream(3, g);
+        // The Crawford game: no cube at all.
+        let rules = Rules::Match {
+            away: [1, 4],
+            crawford: true,
+            met: &met,
+        };
+        let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
+        assert_eq!(
+            (out.doubles, out.cube, out.dropped),
+            (0, 1, false),
+            "{out:?}"
+        );
+        // Post-Crawford, seat 1 trails 4-away: it doubles at once, the leader's
+        // cube is dead, so one double at most.
+        let rules = Rules::Match {
+            away: [1, 4],
+            crawford: false,
+            met: &met,
+        };
+        let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
+        assert!(out.doubles <= 1 && out.cube <= 2, "{out:?}");
+        if out.turns > 2 && !out.dropped {
+            assert_eq!(
+                out.cube, 2,
+                "the trailer doubles at its first turn: {out:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn money_sessions_and_luck_adjustment() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let mut s = spec(&met, "janowski-money:x=0.7", "janowski-money:x=0", 0);
+    let plain = simulate(&s, &eval, 30);
+    assert_eq!(plain.games, 60);
+    assert_eq!(plain.adjusted, plain.points as f64);
+    s.luck = true;
+    let lucky = simulate(&s, &eval, 30);
+    // The same games (luck measurement does not change play) ...
+    assert_eq!(
+        (lucky.points, lucky.games, lucky.turns),
+        (plain.points, plain.games, plain.turns)
+    );
+    // ... with much of the noise removed.
+    let (se, adj_se) = (lucky.se().unwrap(), lucky.adjusted_se().unwrap());
+    assert!(adj_se < se, "luck-adjusted SE {adj_se} vs raw {se}");
+}
+
+#[test]
+fn symmetric_pairs_equal_played_pairs() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    for length in [0, 5] {
+        let s = spec(&met, "janowski-match:x=0.6", "janowski-match:x=0.6", length);
+        for p in 0..3 {
+            assert_eq!(play_pair_symmetric(&s, &eval, p), play_pair(&s, &eval, p));
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! `bgfarm cube POS [--match-id ID] [--ply 0] [--x 0.68] [--json]`: the cube decision
+//! of the player on roll: cubeless probabilities from the evaluator, cubeful
+//! equities for no double, double/take and double/pass (Janowski's model: money, or
+//! match play with a match equity table), the proper action, and the take and cash
+//! points.
+//!
+//! The score and cube come from the input: `ID:MATCHID`, an XGID, or `--match-id`
+//! (which wins). Without them: money play, cube 1 centred. Money equities are per
+//! unit of the current cube; match values are match-winning chances (MWC).
+
+use super::input::parse_position;
+use super::met::load_table;
+use super::nets::load_evaluator;
+use super::CliError;
+use bgfarm_engine::cube::life::{default_x, LifeClass};
+use bgfarm_engine::cube::{Cube, CubeAnalysis, CubeModel, CubeSpot, GameOdds, Owner};
+use bgfarm_engine::eval::{terminal_probs, Evaluator};
+use bgfarm_engine::ids::match_id::{CubeOwner, MatchState};
+use bgfarm_engine::ids::xgid::Xgid;
+use bgfarm_engine::met::{MatchEquityTable, MatchScore};
+use serde::Serialize;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
+    pub position: String,
+    /// GNU Backgammon match ID with the score, cube and player on roll (overrides
+    /// one given with the position).
+    #[arg(long)]
+    pub match_id: Option<String>,
+    /// Lookahead depth. Only 0 is implemented: Janowski's formulas on the static
+    /// evaluation.
+    #[arg(long, default_value_t = 0)]
+    pub ply: u32,
+    /// Cube life index, 0 (dead cube) to 1 (fully live). Default by position
+    /// class: contact 0.68, race 0.60-0.70 by the pip count, bear-off 0.60.
+    #[arg(long)]
+    pub x: Option<f64>,
+    /// Money play: the Jacoby rule (gammons count only once the cube is turned).
+    #[arg(long)]
+    pub jacoby: bool,
+    /// Match equity table for match play: kazaross-xg2, keith:G=0.26 or a GNU
+    /// Backgammon MET XML file.
+    #[arg(long, default_value = "kazaross-xg2")]
+    pub met: String,
+    /// Nets: `default` (built in), a .safetensors bundle, or a directory.
+    #[arg(long, default_value = "default")]
+    pub net: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The match part of the input, seen from the player on roll.
+#[derive(Clone, Copy)]
+struct Setting {
+    cube: Cube,
+    /// `(length, score)` in a match, `None` for money.
+    score: Option<(u32, MatchScore)>,
+    jacoby: bool,
+}
+
+fn owner_from(owner: CubeOwner, me: u8) -> Owner {
+    match owner {
+        CubeOwner::Centered => Owner::Centred,
+        CubeOwner::Player(p) if p == me => Owner::Mover,
+        CubeOwner::Player(_) => Owner::Opponent,
+    }
+}
+
+fn from_match_state(m: &MatchState) -> Result<Setting, CliError> {
+    let me = m.dice_owner;
+    let cube = Cube {
+        value: m.cube,
+        owner: owner_from(m.cube_owner, me),
+    };
+    let score = match m.away() {
+        None => None,
+        Some(away) => {
+            let (a, b) = if me == 0 {
+                (away[0], away[1])
+            } else {
+                (away[1], away[0])
+            };
+            Some((m.match_length, MatchScore::new(a, b, m.crawford)?))
+        }
+    };
+    Ok(Setting {
+        cube,
+        score,
+        jacoby: false,
+    })
+}
+
+fn from_xgid(x: &Xgid) -> Result<Setting, CliError> {
+    let owner = match x.cube_position {
+        0 => Owner::Centred,
+        p if p == x.turn => Owner::Mover,
+        _ => Owner::Opponent,
+    };
+    let cube = Cube {
+        value: 1 << x.cube_log2,
+        owner,
+    };
+    if x.match_length == 0 {
+        return Ok(Setting {
+            cube,
+            score: None,
+            jacoby: x.flags & 1 == 1,
+        });
+    }
+    let (mine, theirs) = if x.turn == 1 {
+        (x.score_x, x.score_o)
+    } else {
+        (x.score_o, x.score_x)
+    };
+    let len = x.match_length;
+    if mine >= len || theirs >= len {
+        return Err(CliError::msg(format!(
+            "the XGID's score {mine}-{theirs} ends a {len}-point match"
+        )));
+    }
+    let score = MatchScore::new(len - mine, len - theirs, x.flags & 1 == 1)?;
+    Ok(Setting {
+        cube,
+        score: Some((len, score)),
+        jacoby: false,
+    })
+}
+
+/// The setting from the input text and `--match-id`.
+fn setting(args: &Args, match_state: Option<MatchState>) -> Result<Setting, CliError> {
+    if let Some(id) = &args.match_id {
+        return from_match_state(&MatchState::decode(id.trim())?);
+    }
+    let text = args.position.trim();
+    if text.starts_with("XGID=") || text.matches(':').count() == 9 {
+        return from_xgid(&Xgid::parse(text)?);
+    }
+    match match_state {
+        Some(m) => from_match_state(&m),
+        None => Ok(Setting {
+            cube: Cube::INITIAL,
+            score: None,
+            jacoby: false,
+        }),
+    }
+}
+
+#[derive(Serialize)]
+struct MatchJson<'a> {
+    length: u32,
+    away: u32,
+    opp_away: u32,
+    crawford: bool,
+    met: &'a str,
+}
+
+#[derive(Serialize)]
+struct CubeJson {
+    value: u32,
+    owner: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    position: &'a str,
+    #[serde(rename = "match")]
+    match_play: Option<MatchJson<'a>>,
+    cube: CubeJson,
+    jacoby: bool,
+    ply: u32,
+    x: f64,
+    /// `given` or the position class whose default was used.
+    x_source: String,
+    /// The evaluator's cumulative probabilities: win, win gammon, win backgammon,
+    /// lose gammon, lose backgammon.
+    probs: [f32; 5],
+    /// `money` (per unit of the current cube) or `mwc`.
+    units: &'static str,
+    cubeless: f64,
+    no_double: f64,
+    double_take: Option<f64>,
+    double_pass: Option<f64>,
+    decision: &'static str,
+    /// Value with the proper cube action.
+    equity: f64,
+    take_point: Option<f64>,
+    cash_point: Option<f64>,
+}
+
+fn owner_name(o: Owner) -> &'static str {
+    match o {
+        Owner::Centred => "centred",
+        Owner::Mover => "player_on_roll",
+        Owner::Opponent => "opponent",
+    }
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    if args.ply != 0 {
+        return Err(CliError::msg(format!(
+            "--ply {} is not supported: cube decisions are 0-ply (Janowski's formulas on \
+             the static evaluation); use --ply 0",
+            args.ply
+        )));
+    }
+    if let Some(x) = args.x {
+        if !(0.0..=1.0).contains(&x) {
+            return Err(CliError::msg(format!(
+                "--x must be a cube life index from 0 to 1, got {x}"
+            )));
+        }
+    }
+    let input = parse_position(&args.position)?;
+    let pos = input.position;
+    if terminal_probs(&pos).is_some() {
+        return Err(CliError::msg(
+            "the game is over in this position: there is no cube decision",
+        ));
+    }
+    let set = setting(&args, input.match_state)?;
+    if set.cube.value > 1 << 15 {
+        return Err(CliError::msg("the cube value is above 32768"));
+    }
+    let jacoby = args.jacoby || set.jacoby;
+    if jacoby && set.score.is_some() {
+        return Err(CliError::msg(
+            "--jacoby applies to money play only; this position is in a match",
+        ));
+    }
+    let met = match set.score {
+        Some(_) => Some(load_table(&args.met)?),
+        None => None,
+    };
+    let (x, x_source) = match args.x {
+        Some(x) => (x, "given".to_string()),
+        None => (
+            default_x(&pos),
+            format!("{} default", LifeClass::of(&pos).as_str()),
+        ),
+    };
+    let eval = load_evaluator(&args.net)?;
+    let probs = eval.evaluate(&pos).sanitized();
+    let odds = GameOdds::from_probs(&probs);
+    let analysis = analyse(&odds, &set, met.as_ref(), x, jacoby);
+
+    if args.json {
+        let out = JsonOut {
+            position: args.position.trim(),
+            match_play: match (set.score, &met) {
+                (Some((length, s)), Some(t)) => Some(MatchJson {
+                    length,
+                    away: s.away,
+                    opp_away: s.opp_away,
+                    crawford: s.crawford,
+                    met: t.name(),
+                }),
+                _ => None,
+            },
+            cube: CubeJson {
+                value: set.cube.value,
+                owner: owner_name(set.cube.owner),
+            },
+            jacoby,
+            ply: args.ply,
+            x,
+            x_source,
+            probs: probs.0,
+            units: match analysis.units {
+                bgfarm_engine::cube::decision::Units::Money => "money",
+                bgfarm_engine::cube::decision::Units::Mwc => "mwc",
+            },
+            cubeless: analysis.cubeless,
+            no_double: analysis.no_double,
+            double_take: analysis.double_take,
+            double_pass: analysis.double_pass,
+            decision: analysis.decision.as_str(),
+            equity: analysis.equity(),
+            take_point: analysis.take_point,
+            cash_point: analysis.cash_point,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    print_text(
+        &args,
+        &set,
+        met.as_ref(),
+        x,
+        &x_source,
+        jacoby,
+        &probs.0,
+        &analysis,
+    );
+    Ok(())
+}
+
+fn analyse(
+    odds: &GameOdds,
+    set: &Setting,
+    met: Option<&MatchEquityTable>,
+    x: f64,
+    jacoby: bool,
+) -> CubeAnalysis {
+    match (set.score, met) {
+        (Some((_, score)), Some(met)) => CubeModel::JanowskiMatch { x }.analyse(
+            odds,
+            &CubeSpot::Match {
+                cube: set.cube,
+                score,
+                met,
+            },
+        ),
+        _ => CubeModel::JanowskiMoney { x }.analyse(
+            odds,
+            &CubeSpot::Money {
+                cube: set.cube,
+                jacoby,
+            },
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_text(
+    args: &Args,
+    set: &Setting,
+    met: Option<&MatchEquityTable>,
+    x: f64,
+    x_source: &str,
+    jacoby: bool,
+    p: &[f32; 5],
+    a: &CubeAnalysis,
+) {
+    let owner = match set.cube.owner {
+        Owner::Centred => "centred",
+        Owner::Mover => "owned by the player on roll",
+        Owner::Opponent => "owned by the opponent",
+    };
+    let play = match (set.score, met) {
+        (Some((len, s)), Some(t)) => format!(
+            "{len}-point match, player on roll {}-away, opponent {}-away{}, MET {}",
+            s.away,
+            s.opp_away,
+            if s.crawford { ", Crawford game" } else { "" },
+            t.name()
+        ),
+        _ => format!("money game{}", if jacoby { ", Jacoby rule" } else { "" }),
+    };
+    println!(
+        "Position {}: {play}; cube {} {owner}",
+        args.position.trim(),
+        set.cube.value
+    );
+    println!(
+        "0-ply cubeless: win {:.2}% (gammon {:.2}%, backgammon {:.2}%), lose {:.2}% (gammon {:.2}%, backgammon {:.2}%)",
+        100.0 * p[0],
+        100.0 * p[1],
+        100.0 * p[2],
+        100.0 * (1.0 - p[0]),
+        100.0 * p[3],
+        100.0 * p[4]
+    );
+    let show = |v: f64| match a.units {
+        bgfarm_engine::cube::decision::Units::Money => format!("{v:+.4}"),
+        bgfarm_engine::cube::decision::Units::Mwc => format!("{:.2}% MWC", 100.0 * v),
+    };
+    let opt = |v: Option<f64>| v.map_or_else(|| "n/a (may not double)".to_string(), show);
+    println!("Cubeless:       {}", show(a.cubeless));
+    println!("Cubeful equities (Janowski, x = {x:.2}, {x_source}):");
+    println!("  No double:    {}", show(a.no_double));
+    println!("  Double, take: {}", opt(a.double_take));
+    println!("  Double, pass: {}", opt(a.double_pass));
+    println!("Proper cube action: {}", a.decision);
+    let pct =
+        |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{:.1}%", 100.0 * v));
+    println!(
+        "Take point {}, cash point {} (player on roll's winning chances, same gammon ratios)",
+        pct(a.take_point),
+        pct(a.cash_point)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xgid_settings() {
+        // Money, X on roll and owning a 2-cube, Jacoby flag.
+        let x = Xgid::parse("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:1:0:10").unwrap();
+        let s = from_xgid(&x).unwrap();
+        assert_eq!(
+            (s.cube.value, s.cube.owner, s.jacoby),
+            (2, Owner::Mover, true)
+        );
+        assert!(s.score.is_none());
+        // 7-point match, O on roll at 2-4 (O has 4): O needs 3, X needs 5; Crawford off.
+        let x = Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:2:4:0:7:10").unwrap();
+        let s = from_xgid(&x).unwrap();
+        let (len, score) = s.score.unwrap();
+        assert_eq!((len, score.away, score.opp_away), (7, 3, 5));
+        let bad = Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:4:0:7:10").unwrap();
+        assert!(from_xgid(&bad).is_err());
+    }
+
+    #[test]
+    fn match_state_settings() {
+        let m = MatchState {
+            cube: 2,
+            cube_owner: CubeOwner::Player(0),
+            dice_owner: 1,
+            match_length: 9,
+            score: [4, 6],
+            ..MatchState::default()
+        };
+        let s = from_match_state(&m).unwrap();
+        assert_eq!(s.cube.owner, Owner::Opponent);
+        let (_, score) = s.score.unwrap();
+        assert_eq!((score.away, score.opp_away), (3, 5));
+    }
+}
