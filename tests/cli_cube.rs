@@ -181,8 +181,23 @@ fn crawford_and_owned_cubes() {
 }
 
 #[test]
+fn lookahead_plies() {
+    let zero = json(&["cube", START, "--json"]);
+    for ply in ["1", "2"] {
+        let v = json(&["cube", START, "--ply", ply, "--json"]);
+        assert_eq!(v["ply"].to_string(), ply);
+        assert_eq!(f(&v, "double_pass"), 1.0);
+        // The opening position stays a small edge and no double.
+        assert_eq!(v["decision"], "no_double", "{v}");
+        let nd = f(&v, "no_double");
+        assert!((nd - f(&zero, "no_double")).abs() < 0.15, "{nd}");
+        assert!(f(&v, "double_take") < nd);
+    }
+}
+
+#[test]
 fn bad_cube_input_exits_2() {
-    fails(&["cube", START, "--ply", "1"], "--ply");
+    fails(&["cube", START, "--ply", "4"], "--ply");
     fails(&["cube", "nonsense"], "position ID");
     fails(&["cube", START, "--x", "1.5"], "--x");
     fails(&["cube", START, "--match-id", "cAkAAAA"], "match ID");

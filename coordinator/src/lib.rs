@@ -1,7 +1,34 @@
-//! bgfarm-coordinator: gRPC services, job splitting, leases and aggregation
-//! (issue 7). Only the job-splitting arithmetic exists yet.
+//! bgfarm-coordinator: gRPC services, job splitting, leases and aggregation.
+//!
+//! A job is split into batches of trial indices ([`split_batches`]); workers pull
+//! leases with deadlines, a reaper re-queues expired ones, results are validated,
+//! stored durably and acknowledged idempotently by (job, batch), and the aggregate
+//! folds accepted batches in batch order, so the result equals the embedded run's
+//! bit for bit (DESIGN.md, "The determinism contract").
 
+mod auth;
+mod batch;
+mod client_api;
+mod config;
+mod core;
+mod job;
+mod validate;
+mod worker_api;
+mod workers;
+
+pub use auth::BearerAuth;
+pub use config::Config;
+pub use core::Core;
+
+use bgfarm_proto::v1::client_service_server::ClientServiceServer;
+use bgfarm_proto::v1::worker_service_server::WorkerServiceServer;
+use bgfarm_proto::MAX_MESSAGE_BYTES;
+use bgfarm_storage::Store;
+use std::future::Future;
 use std::ops::Range;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::service::interceptor::InterceptedService;
 
 /// Splits `trials` trial indices into contiguous batches of `batch` trials (the last
 /// one possibly shorter). Batches are the unit of leasing and of the deterministic
@@ -11,6 +38,36 @@ pub fn split_batches(trials: u64, batch: u64) -> Vec<Range<u64>> {
     (0..trials.div_ceil(batch))
         .map(|k| k * batch..((k + 1) * batch).min(trials))
         .collect()
+}
+
+/// Serves both services on `listener` until `shutdown` resolves, with the reaper
+/// running alongside.
+pub async fn serve(
+    listener: TcpListener,
+    store: Store,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let core = Core::open(store, config.clone())?;
+    let reaper = tokio::spawn(core.clone().reaper());
+    let client = InterceptedService::new(
+        ClientServiceServer::from_arc(std::sync::Arc::new(client_api::ClientApi(core.clone())))
+            .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        BearerAuth::new(config.client_token.clone(), "client"),
+    );
+    let worker = InterceptedService::new(
+        WorkerServiceServer::from_arc(std::sync::Arc::new(worker_api::WorkerApi(core)))
+            .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        BearerAuth::new(config.worker_token.clone(), "worker"),
+    );
+    let result = tonic::transport::Server::builder()
+        .add_service(client)
+        .add_service(worker)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .await;
+    reaper.abort();
+    result?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,9 +1,23 @@
 //! bgfarm-proto: the gRPC API between clients, the coordinator and workers.
 //!
-//! The `.proto` files and the tonic/prost code generated from them (with a pure-Rust
-//! protobuf compiler, so no system `protoc`) arrive with the cluster work (issue 7).
-//! What exists now is the protocol version every peer will exchange at registration,
-//! so that incompatible workers can be refused with a clear message.
+//! `proto/bgfarm/v1/bgfarm.proto` is compiled at build time by protox (pure Rust, no
+//! system `protoc`) and tonic-prost-build; [`v1`] is the generated code. [`convert`]
+//! maps the wire messages to and from the engine's rollout types, so the coordinator,
+//! the worker and the CLI agree on one translation; [`client`] connects to a
+//! coordinator with a bearer token.
+
+pub mod client;
+pub mod convert;
+
+/// Generated messages and tonic services of package `bgfarm.v1`.
+#[allow(clippy::all, missing_docs)]
+pub mod v1 {
+    include!(concat!(env!("OUT_DIR"), "/bgfarm.v1.rs"));
+}
 
 /// Version of the wire protocol. Bumped on any incompatible change.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Largest message either side decodes: 4 MiB holds a lease or result for about
+/// 10,000 candidates (6 outputs x 40 bytes each), far above any real rollout.
+pub const MAX_MESSAGE_BYTES: usize = 4 << 20;

@@ -1,7 +1,8 @@
 //! `bgfarm cube POS [--match-id ID] [--ply 0] [--x 0.68] [--json]`: the cube decision
 //! of the player on roll: cubeless probabilities from the evaluator, cubeful
 //! equities for no double, double/take and double/pass (Janowski's model: money, or
-//! match play with a match equity table), the proper action, and the take and cash
+//! match play with a match equity table; at `--ply N` a cubeful lookahead with
+//! Janowski at the leaves), the proper action, and the (0-ply) take and cash
 //! points.
 //!
 //! The score and cube come from the input: `ID:MATCHID`, an XGID, or `--match-id`
@@ -13,6 +14,7 @@ use super::met::load_table;
 use super::nets::load_evaluator;
 use super::CliError;
 use bgfarm_engine::cube::life::{default_x, LifeClass};
+use bgfarm_engine::cube::lookahead::{Lookahead, MAX_PLIES};
 use bgfarm_engine::cube::{Cube, CubeAnalysis, CubeModel, CubeSpot, GameOdds, Owner};
 use bgfarm_engine::eval::{terminal_probs, Evaluator};
 use bgfarm_engine::ids::match_id::{CubeOwner, MatchState};
@@ -28,8 +30,9 @@ pub struct Args {
     /// one given with the position).
     #[arg(long)]
     pub match_id: Option<String>,
-    /// Lookahead depth. Only 0 is implemented: Janowski's formulas on the static
-    /// evaluation.
+    /// Cubeful lookahead depth, 0 to 3: 0 applies Janowski's formulas to the static
+    /// evaluation; n averages the rolls n deep with each side's cube decision at its
+    /// turn, Janowski at the leaves.
     #[arg(long, default_value_t = 0)]
     pub ply: u32,
     /// Cube life index, 0 (dead cube) to 1 (fully live). Default by position
@@ -198,10 +201,10 @@ fn owner_name(o: Owner) -> &'static str {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.ply != 0 {
+    if args.ply > MAX_PLIES {
         return Err(CliError::msg(format!(
-            "--ply {} is not supported: cube decisions are 0-ply (Janowski's formulas on \
-             the static evaluation); use --ply 0",
+            "--ply {} is too deep: cubeful lookahead goes to {MAX_PLIES} plies (0 = static \
+             evaluation with Janowski's formulas)",
             args.ply
         )));
     }
@@ -243,7 +246,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let eval = load_evaluator(&args.net)?;
     let probs = eval.evaluate(&pos).sanitized();
     let odds = GameOdds::from_probs(&probs);
-    let analysis = analyse(&odds, &set, met.as_ref(), x, jacoby);
+    let mut analysis = analyse(&odds, &set, met.as_ref(), x, jacoby);
+    if args.ply > 0 {
+        // Lookahead values and decision; the take and cash points stay 0-ply.
+        let spot = spot(&set, met.as_ref(), jacoby);
+        let r = Lookahead::new(&eval, args.x).analyse(&pos, &spot, args.ply);
+        analysis.no_double = r.no_double;
+        analysis.double_take = r.double_take;
+        analysis.double_pass = r.double_pass;
+        analysis.decision = r.decision;
+    }
 
     if args.json {
         let out = JsonOut {
@@ -296,6 +308,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
+fn spot<'a>(set: &Setting, met: Option<&'a MatchEquityTable>, jacoby: bool) -> CubeSpot<'a> {
+    match (set.score, met) {
+        (Some((_, score)), Some(met)) => CubeSpot::Match {
+            cube: set.cube,
+            score,
+            met,
+        },
+        _ => CubeSpot::Money {
+            cube: set.cube,
+            jacoby,
+        },
+    }
+}
+
 fn analyse(
     odds: &GameOdds,
     set: &Setting,
@@ -303,23 +329,12 @@ fn analyse(
     x: f64,
     jacoby: bool,
 ) -> CubeAnalysis {
-    match (set.score, met) {
-        (Some((_, score)), Some(met)) => CubeModel::JanowskiMatch { x }.analyse(
-            odds,
-            &CubeSpot::Match {
-                cube: set.cube,
-                score,
-                met,
-            },
-        ),
-        _ => CubeModel::JanowskiMoney { x }.analyse(
-            odds,
-            &CubeSpot::Money {
-                cube: set.cube,
-                jacoby,
-            },
-        ),
-    }
+    let spot = spot(set, met, jacoby);
+    let model = match spot {
+        CubeSpot::Match { .. } => CubeModel::JanowskiMatch { x },
+        CubeSpot::Money { .. } => CubeModel::JanowskiMoney { x },
+    };
+    model.analyse(odds, &spot)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -368,7 +383,19 @@ fn print_text(
     };
     let opt = |v: Option<f64>| v.map_or_else(|| "n/a (may not double)".to_string(), show);
     println!("Cubeless:       {}", show(a.cubeless));
-    println!("Cubeful equities (Janowski, x = {x:.2}, {x_source}):");
+    if args.ply == 0 {
+        println!("Cubeful equities (Janowski, x = {x:.2}, {x_source}):");
+    } else {
+        println!(
+            "Cubeful equities ({}-ply lookahead, Janowski at the leaves, x = {}):",
+            args.ply,
+            if args.x.is_some() {
+                format!("{x:.2}")
+            } else {
+                "each leaf's default".to_string()
+            }
+        );
+    }
     println!("  No double:    {}", show(a.no_double));
     println!("  Double, take: {}", opt(a.double_take));
     println!("  Double, pass: {}", opt(a.double_pass));
@@ -376,7 +403,7 @@ fn print_text(
     let pct =
         |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{:.1}%", 100.0 * v));
     println!(
-        "Take point {}, cash point {} (player on roll's winning chances, same gammon ratios)",
+        "Take point {}, cash point {} (0-ply; player on roll's winning chances, same gammon ratios)",
         pct(a.take_point),
         pct(a.cash_point)
     );

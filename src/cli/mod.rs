@@ -8,17 +8,22 @@ mod eval;
 mod filter_study;
 mod hint;
 mod input;
+mod jobs;
 mod matchsim;
 mod met;
 mod moves;
 mod nets;
 mod players;
+mod remote;
 mod rollout;
+mod runtime;
 mod search_args;
+mod serve;
 mod show;
 mod study;
 mod svg;
 mod train;
+mod work;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -89,6 +94,12 @@ enum Command {
     Study(study::Args),
     /// Train the evaluation networks (TD(lambda) self-play).
     Train(train::Args),
+    /// Run a coordinator: gRPC for clients and workers, jobs stored in sled.
+    Serve(serve::Args),
+    /// Run a worker: pull trial batches from a coordinator and run them on every core.
+    Work(work::Args),
+    /// List, show, watch or cancel the jobs on a coordinator.
+    Jobs(jobs::Args),
 }
 
 /// Parses the command line and runs the command.
@@ -108,5 +119,8 @@ pub fn run() -> Result<(), CliError> {
         Command::Show(a) => show::run(a),
         Command::Study(a) => study::run(a),
         Command::Train(a) => train::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Work(a) => work::run(a),
+        Command::Jobs(a) => jobs::run(a),
     }
 }

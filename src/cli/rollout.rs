@@ -40,9 +40,11 @@ pub struct Args {
     /// Variance reduction (luck adjustment): on or off.
     #[arg(long, default_value = "on")]
     pub vr: String,
-    /// Value function for the luck estimate: full (best move for each roll by the
-    /// net, as GNU Backgammon) or ranked (PubEval picks the move, the net values it).
-    #[arg(long, default_value = "full")]
+    /// Value function for the luck estimate: ranked (PubEval picks the move for each
+    /// roll, the net values it) or full (the net's best move for each roll, as GNU
+    /// Backgammon). Ranked is the default: on the opening position it measured about
+    /// twice the precision per CPU-second (SE 0.0158 in 8.6 s vs 0.0135 in 23.7 s).
+    #[arg(long, default_value = "ranked")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.
     #[arg(long)]
@@ -78,6 +80,13 @@ pub struct Args {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Run on the coordinator at this URL (`http://host:port`) instead of in-process;
+    /// the result is bit-identical.
+    #[arg(long)]
+    pub coordinator: Option<String>,
+    /// With --coordinator: file holding the client token.
+    #[arg(long)]
+    pub token_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -164,6 +173,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         bearoff_truncation: !args.no_bearoff_truncation,
     };
     let job = RolloutJob { candidates, seed: args.seed, settings };
+    if let Some(url) = &args.coordinator {
+        let (fp, start) = (fingerprint(&eval).to_string(), Instant::now());
+        let (total, threads) = super::remote::rollout(url, &args, &job, &fp)?;
+        return report(&args, &job, &total, dice, &fp, start.elapsed().as_secs_f64(), threads);
+    }
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
     });

@@ -1,7 +1,179 @@
-//! bgfarm-storage: the coordinator's durable state in sled (jobs, accepted batch
-//! results, the first-move cache), arriving with the cluster work (issue 7).
+//! bgfarm-storage: the coordinator's durable state in sled.
 //!
-//! The schema version is fixed now so the first store ever written carries it.
+//! Trees: `jobs` (id -> [`JobRecord`] as JSON), `results` ((job, batch) -> encoded
+//! batch statistics) and the default tree holding the schema version. A result is
+//! written with compare-and-swap (the first accepted result of a batch wins, so a
+//! replay cannot overwrite it) and [`Store::flush`]ed before the coordinator
+//! acknowledges it; leases and worker liveness are memory-only and rebuilt on
+//! restart from what is here (unfinished batches are simply pending again).
+//!
+//! The store knows nothing of backgammon or protobuf: specs and results are opaque
+//! bytes the coordinator encodes.
+
+mod error;
+mod record;
+
+pub use error::StoreError;
+pub use record::{JobRecord, JobState};
+
+use std::path::Path;
 
 /// Version of the on-disk layout; a store with another version is refused.
 pub const SCHEMA_VERSION: u32 = 1;
+
+const SCHEMA_KEY: &[u8] = b"schema_version";
+
+/// What [`Store::put_result`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PutOutcome {
+    /// The result was new and is now stored (not yet flushed).
+    Inserted,
+    /// The same bytes were already stored: a harmless replay.
+    Same,
+    /// Other bytes were already stored (returned); the stored ones stay.
+    Different(Vec<u8>),
+}
+
+/// The sled database of one coordinator.
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    jobs: sled::Tree,
+    results: sled::Tree,
+}
+
+/// Key of a batch result: job then batch, big-endian so a prefix scan of one job
+/// returns its batches in batch order.
+fn result_key(job: u64, batch: u64) -> [u8; 16] {
+    let mut k = [0u8; 16];
+    k[..8].copy_from_slice(&job.to_be_bytes());
+    k[8..].copy_from_slice(&batch.to_be_bytes());
+    k
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir`, checking its schema version.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let db = sled::open(dir)?;
+        match db.get(SCHEMA_KEY)? {
+            None => {
+                db.insert(SCHEMA_KEY, &SCHEMA_VERSION.to_be_bytes())?;
+                db.flush()?;
+            }
+            Some(v) => {
+                let found = <[u8; 4]>::try_from(v.as_ref()).map(u32::from_be_bytes).ok();
+                if found != Some(SCHEMA_VERSION) {
+                    return Err(StoreError::Schema { found, expected: SCHEMA_VERSION });
+                }
+            }
+        }
+        let jobs = db.open_tree("jobs")?;
+        let results = db.open_tree("results")?;
+        Ok(Store { db, jobs, results })
+    }
+
+    /// A fresh job id (1, 2, ...), unique across restarts.
+    pub fn next_job_id(&self) -> Result<u64, StoreError> {
+        Ok(self.db.generate_id()? + 1)
+    }
+
+    /// Writes a job record and flushes it.
+    pub fn put_job(&self, job: &JobRecord) -> Result<(), StoreError> {
+        self.jobs.insert(job.id.to_be_bytes(), serde_json::to_vec(job)?)?;
+        self.flush()
+    }
+
+    /// Every job, in id order.
+    pub fn jobs(&self) -> Result<Vec<JobRecord>, StoreError> {
+        self.jobs
+            .iter()
+            .values()
+            .map(|v| Ok(serde_json::from_slice(&v?)?))
+            .collect()
+    }
+
+    /// Stores the result of batch `batch` of job `job` unless one is there already.
+    /// Call [`Store::flush`] before acknowledging an [`PutOutcome::Inserted`].
+    pub fn put_result(&self, job: u64, batch: u64, bytes: &[u8]) -> Result<PutOutcome, StoreError> {
+        let key = result_key(job, batch);
+        match self.results.compare_and_swap(key, None as Option<&[u8]>, Some(bytes))? {
+            Ok(()) => Ok(PutOutcome::Inserted),
+            Err(e) => match e.current {
+                Some(cur) if cur.as_ref() == bytes => Ok(PutOutcome::Same),
+                Some(cur) => Ok(PutOutcome::Different(cur.to_vec())),
+                // Cannot happen (the expected value was None), but retrying is right.
+                None => self.put_result(job, batch, bytes),
+            },
+        }
+    }
+
+    /// The stored results of job `job`, in batch order.
+    pub fn results(&self, job: u64) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        self.results
+            .scan_prefix(job.to_be_bytes())
+            .map(|kv| {
+                let (k, v) = kv?;
+                let batch = <[u8; 8]>::try_from(&k[8..])
+                    .map(u64::from_be_bytes)
+                    .map_err(|_| StoreError::Corrupt(format!("result key of {} bytes", k.len())))?;
+                Ok((batch, v.to_vec()))
+            })
+            .collect()
+    }
+
+    /// Makes every write so far durable (fsync).
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tempdir(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("bgfarm-storage-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn results_are_first_wins_and_survive_reopen() {
+        let dir = tempdir("reopen");
+        {
+            let s = Store::open(&dir).expect("open");
+            let id = s.next_job_id().expect("id");
+            let rec = JobRecord { id, state: JobState::Running, message: String::new(), spec: vec![1, 2], batches: 3 };
+            s.put_job(&rec).expect("job");
+            assert_eq!(s.put_result(id, 1, b"b1"), Ok(PutOutcome::Inserted));
+            assert_eq!(s.put_result(id, 0, b"b0"), Ok(PutOutcome::Inserted));
+            assert_eq!(s.put_result(id, 1, b"b1"), Ok(PutOutcome::Same));
+            assert_eq!(s.put_result(id, 1, b"xx"), Ok(PutOutcome::Different(b"b1".to_vec())));
+            s.put_result(id + 1, 0, b"other").expect("other job");
+            s.flush().expect("flush");
+        }
+        let s = Store::open(&dir).expect("reopen");
+        let jobs = s.jobs().expect("jobs");
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].batches, 3);
+        let r = s.results(jobs[0].id).expect("results");
+        assert_eq!(r, vec![(0, b"b0".to_vec()), (1, b"b1".to_vec())]);
+        assert!(s.next_job_id().expect("id") > jobs[0].id);
+        drop(s);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn another_schema_version_is_refused() {
+        let dir = tempdir("schema");
+        {
+            let db = sled::open(&dir).expect("sled");
+            db.insert(SCHEMA_KEY, &99u32.to_be_bytes()).expect("insert");
+            db.flush().expect("flush");
+        }
+        let err = Store::open(&dir).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("schema version 99"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

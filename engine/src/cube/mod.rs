@@ -8,6 +8,8 @@
 //! - [`decision`]: no double / double-take / double-pass / too good at 0-ply, for
 //!   every model, including money Janowski used in a match (the match-unaware
 //!   baseline of Higgins's comparison);
+//! - [`lookahead`]: the same decisions at n-ply (cubeful lookahead over the rolls,
+//!   Janowski at the leaves);
 //! - [`life`]: the default cube life index by position class;
 //! - [`volatility`]: estimating the jump model's volatility from self-play.
 //!
@@ -19,6 +21,7 @@ pub mod decision;
 pub mod janowski;
 pub mod jump;
 pub mod life;
+pub mod lookahead;
 pub mod matchplay;
 pub mod odds;
 pub mod volatility;

@@ -173,3 +173,32 @@ fn cache_lock_free_against_striped_locks() {
         );
     }
 }
+
+/// How often PubEval's top K replies miss the nets' best reply, what that costs at
+/// 0-ply, and the error it leaves in 1-ply values, on random contact positions.
+#[test]
+#[ignore]
+fn pruning_pass_misses() {
+    let e = nets();
+    let ds = decisions(3000, 13);
+    let mut exact = Searcher::new(&e, Pruning::OFF, None);
+    for keep in [3u8, 5, 8, 12] {
+        let mut pruned = Searcher::new(&e, Pruning { keep }, None);
+        let (mut err, mut n) = (0f64, 0usize);
+        let start = Instant::now();
+        for (p, _) in ds.iter().take(300) {
+            let a = exact.position_probs(p, 1).equity();
+            let b = pruned.position_probs(p, 1).equity();
+            err += f64::from((a - b).abs());
+            n += 1;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let st = pruned.take_stats();
+        println!(
+            "keep {keep:>2}: mean |1-ply equity error| {:.5} on {n} positions; {} net evals and {} PubEval scores per 1-ply value ({secs:.2} s with the unpruned reference)",
+            err / n as f64,
+            st.evals / n as u64,
+            st.prune_scores / n as u64,
+        );
+    }
+}

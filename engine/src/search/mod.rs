@@ -47,7 +47,7 @@ pub mod rank;
 pub use cache::{CacheStats, EvalCache};
 pub use evaluator::Leaf;
 pub use filter::{FilterStep, Ladder, MoveFilter};
-pub use nply::{Pruning, SearchStats, Searcher};
+pub use nply::{Pruning, SearchStats, Searcher, DEFAULT_CACHE_MIN_PLY};
 pub use rank::{candidates, run_ladder, Candidate};
 
 #[cfg(test)]

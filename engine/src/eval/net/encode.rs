@@ -69,34 +69,43 @@ impl SparseInputs {
 /// for the mover (`GLOBAL_BASE[0]..+3`) and the opponent (`GLOBAL_BASE[1]..+3`).
 const GLOBAL_BASE: [usize; 2] = [96, 99 + 96];
 
-/// Values of the six global units of `pos` in input order (mover's bar, off, pips,
-/// then the opponent's), zeros included; [`encode`] pushes the non-zero ones. One
-/// pass over the 26 board bytes instead of the four that `pip_counts`, `mover_off`
-/// and `opponent_off` would make.
+/// Checkers on the board and pip counts: `[mover checkers, opponent checkers, mover
+/// pips, opponent pips]` (bars included, a checker there counting 25 pips). One
+/// branch-free pass over the 26 board bytes instead of the four that `pip_counts`,
+/// `mover_off` and `opponent_off` would make.
 #[inline]
-pub fn globals(pos: &Position) -> [f32; 6] {
-    let p = pos.pips();
-    let (mut mc, mut oc, mut mp, mut op) = (0u32, 0u32, 0u32, 0u32);
-    for (i, &c) in p.iter().enumerate() {
-        // Branch-free (the sign of a point is unpredictable).
-        let m = c.max(0) as u32;
-        let o = u32::from(c.min(0).unsigned_abs());
-        mc += m;
-        oc += o;
-        mp += m * i as u32;
-        op += o * (25 - i as u32);
+fn sums(pos: &Position) -> [i32; 4] {
+    let mut s = [0i32; 4];
+    for (i, &c) in pos.pips().iter().enumerate() {
+        let m = i32::from(c.max(0));
+        let o = -i32::from(c.min(0));
+        s[0] += m;
+        s[1] += o;
+        s[2] += m * i as i32;
+        s[3] += o * (25 - i as i32);
     }
-    // Position guarantees at most 15 checkers a side, so these never wrap.
-    let moff = 15u32.saturating_sub(mc) as u8;
-    let ooff = 15u32.saturating_sub(oc) as u8;
+    s
+}
+
+/// The six global units from the bars and [`sums`]: mover's bar, off, pips, then the
+/// opponent's, zeros included.
+#[inline]
+fn globals_from(p: &[i8; 26], s: &[i32; 4]) -> [f32; 6] {
     [
         f32::from(p[25].unsigned_abs()) * 0.5,
-        f32::from(moff) / 15.0,
-        mp as f32 / 167.0,
+        (15 - s[0]) as f32 / 15.0,
+        s[2] as f32 / 167.0,
         f32::from(p[0].unsigned_abs()) * 0.5,
-        f32::from(ooff) / 15.0,
-        op as f32 / 167.0,
+        (15 - s[1]) as f32 / 15.0,
+        s[3] as f32 / 167.0,
     ]
+}
+
+/// Values of the six global units of `pos` in input order (mover's bar, off, pips,
+/// then the opponent's), zeros included; [`encode`] pushes the non-zero ones.
+#[inline]
+pub fn globals(pos: &Position) -> [f32; 6] {
+    globals_from(pos.pips(), &sums(pos))
 }
 
 /// Encodes `pos` (seen from the player on roll) into `out`.
@@ -142,11 +151,11 @@ pub fn encode(pos: &Position, out: &mut SparseInputs) {
 /// fourth unit `(n - 3) / 2` changes by `(new - 3)+ - (old - 3)+` halves. Entries are
 /// written ahead and kept by advancing `len`: at most 4 slots from `len` are written,
 /// no more than this side's point could ever need.
+/// Returns the new length (kept out of `out` so that it stays in a register).
 #[inline(always)]
-fn push_point_delta(out: &mut SparseInputs, base: usize, old: u8, new: u8) {
+fn push_point_delta(out: &mut SparseInputs, len: usize, base: usize, old: u8, new: u8) -> usize {
     let (lo, hi) = (old.min(new).min(3), old.max(new).min(3));
     let sign = if new > old { 1.0 } else { -1.0 };
-    let len = out.len;
     let b = (base + usize::from(lo)) as u16;
     out.idx[len..len + 3].copy_from_slice(&[b, b + 1, b + 2]);
     out.val[len..len + 3].copy_from_slice(&[sign; 3]);
@@ -155,49 +164,80 @@ fn push_point_delta(out: &mut SparseInputs, base: usize, old: u8, new: u8) {
     let d3 = (f32::from(new.saturating_sub(3)) - f32::from(old.saturating_sub(3))) * 0.5;
     out.idx[len] = (base + 3) as u16;
     out.val[len] = d3;
-    out.len = len + usize::from(d3 != 0.0);
+    len + usize::from(d3 != 0.0)
+}
+
+/// A reference position for [`encode_delta`], with what the delta needs of it
+/// computed once.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference {
+    pos: Position,
+    sums: [i32; 4],
+    globals: [f32; 6],
+}
+
+impl Reference {
+    /// `pos` as a reference.
+    pub fn new(pos: &Position) -> Reference {
+        let sums = sums(pos);
+        Reference {
+            pos: *pos,
+            sums,
+            globals: globals_from(pos.pips(), &sums),
+        }
+    }
+
+    /// The reference position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
 }
 
 /// The inputs of `to` minus those of `from`, as sparse `(index, delta)` pairs in
 /// `out`: what the first layer must add to `from`'s pre-activations to get `to`'s.
-/// `from_globals` is [`globals`]`(from)`, computed once per reference position.
 /// Returns the number of board points (1..=24) that differ; a legal move changes at
 /// most 8, where a full encoding has about 35 entries.
-pub fn encode_delta(
-    from: &Position,
-    from_globals: &[f32; 6],
-    to: &Position,
-    out: &mut SparseInputs,
-) -> usize {
-    out.len = 0;
-    let (a, b) = (from.pips(), to.pips());
-    let mut changed = 0;
-    for point in 1..25 {
-        let (x, y) = (a[point], b[point]);
-        if x == y {
-            continue;
-        }
-        changed += 1;
-        // Mover's units (index > 0), then the opponent's in its own numbering.
-        push_point_delta(out, point_base(0, point), x.max(0) as u8, y.max(0) as u8);
-        push_point_delta(
-            out,
-            point_base(1, 25 - point),
-            x.min(0).unsigned_abs(),
-            y.min(0).unsigned_abs(),
-        );
+///
+/// Only the board indices that differ are visited (a bit mask of the 26 bytes), and
+/// the checker and pip counts of `to` are `from`'s plus their changes, so the cost
+/// follows the move's size rather than the board's.
+pub fn encode_delta(from: &Reference, to: &Position, out: &mut SparseInputs) -> usize {
+    let mut len = 0;
+    let (a, b) = (from.pos.pips(), to.pips());
+    let mut mask = 0u32;
+    for i in 0..26 {
+        mask |= u32::from(a[i] != b[i]) << i;
     }
-    let g = globals(to);
+    // Bits 1..=24: the points (0 and 25 are the bars).
+    let changed = (mask & 0x01FF_FFFE).count_ones() as usize;
+    let mut s = from.sums;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let (x, y) = (a[i], b[i]);
+        let (mx, my) = (i32::from(x.max(0)), i32::from(y.max(0)));
+        let (ox, oy) = (-i32::from(x.min(0)), -i32::from(y.min(0)));
+        s[0] += my - mx;
+        s[1] += oy - ox;
+        s[2] += (my - mx) * i as i32;
+        s[3] += (oy - ox) * (25 - i as i32);
+        if (1..=24).contains(&i) {
+            // Mover's units, then the opponent's in its own numbering.
+            len = push_point_delta(out, len, point_base(0, i), mx as u8, my as u8);
+            len = push_point_delta(out, len, point_base(1, 25 - i), ox as u8, oy as u8);
+        }
+    }
+    let g = globals_from(b, &s);
     for (side, base) in GLOBAL_BASE.into_iter().enumerate() {
         for k in 0..3 {
-            let (old, new) = (from_globals[side * 3 + k], g[side * 3 + k]);
+            let (old, new) = (from.globals[side * 3 + k], g[side * 3 + k]);
             // Written ahead, kept when it changed (branch-free, as above).
-            let len = out.len;
             out.idx[len] = (base + k) as u16;
             out.val[len] = new - old;
-            out.len = len + usize::from(old != new);
+            len += usize::from(old != new);
         }
     }
+    out.len = len;
     changed
 }
 
@@ -297,7 +337,7 @@ mod tests {
         let mut d = SparseInputs::default();
         for pair in positions.windows(2) {
             let (from, to) = (&pair[0], &pair[1]);
-            let changed = encode_delta(from, &globals(from), to, &mut d);
+            let changed = encode_delta(&Reference::new(from), to, &mut d);
             let expected = (1..25).filter(|&i| from.at(i) != to.at(i)).count();
             assert_eq!(changed, expected);
             let mut x = reference(from);

@@ -21,7 +21,7 @@ pub mod kernels;
 
 use super::{Evaluator, Probs};
 use crate::position::Position;
-use encode::{encode, encode_delta, SparseInputs, INPUTS};
+use encode::{encode, encode_delta, Reference, SparseInputs, INPUTS};
 use kernels::{Weights, LANES};
 pub use kernels::SimdLevel;
 use std::collections::HashMap;
@@ -86,8 +86,7 @@ impl Scratch {
 /// that made it, until that net's weights change.
 #[derive(Clone, Debug)]
 pub struct Base {
-    pos: Position,
-    globals: [f32; 6],
+    reference: Reference,
     pre: Vec<f32>,
 }
 
@@ -95,15 +94,14 @@ impl Base {
     /// An empty base for a net of `hidden` units (fill it with [`Net::set_base`]).
     pub fn new(hidden: usize) -> Base {
         Base {
-            pos: Position::STARTING,
-            globals: [0.0; 6],
+            reference: Reference::new(&Position::STARTING),
             pre: vec![0.0; hidden],
         }
     }
 
     /// The reference position.
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.reference.position()
     }
 }
 
@@ -184,8 +182,7 @@ impl Net {
     /// Makes `base` the reference for [`Net::forward_from`]: `pos`'s pre-activations.
     pub fn set_base(&self, pos: &Position, base: &mut Base, scratch: &mut Scratch) {
         encode(pos, &mut scratch.delta);
-        base.pos = *pos;
-        base.globals = encode::globals(pos);
+        base.reference = Reference::new(pos);
         base.pre.resize(self.hidden, 0.0);
         let d = &scratch.delta;
         kernels::pre_activations(
@@ -205,7 +202,7 @@ impl Net {
     /// inputs: train with [`Net::forward`].
     pub fn forward_from(&self, base: &Base, pos: &Position, scratch: &mut Scratch) -> [f32; OUTPUTS] {
         assert_eq!(base.pre.len(), self.hidden, "base made for another net");
-        let changed = encode_delta(&base.pos, &base.globals, pos, &mut scratch.delta);
+        let changed = encode_delta(&base.reference, pos, &mut scratch.delta);
         if changed > MAX_DELTA_POINTS {
             return self.forward(pos, scratch);
         }

@@ -1,0 +1,182 @@
+//! Wire messages <-> the engine's rollout types.
+//!
+//! Positions travel as GNU Backgammon position IDs (14 characters, lossless) and the
+//! exact `i128` fixed-point sums as 16 little-endian bytes, so a batch result crosses
+//! the network without losing a bit: the determinism contract (DESIGN.md) holds for
+//! results computed on any worker.
+
+use crate::v1;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::rollout::stats::Accumulator;
+use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, RolloutStats, TrialSettings, OUTPUTS};
+use std::fmt;
+
+/// A wire message that does not describe a valid job or result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid(pub String);
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+fn invalid(m: impl Into<String>) -> Invalid {
+    Invalid(m.into())
+}
+
+/// The wire form of trial settings.
+pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
+    let luck = match s.luck {
+        Luck::Off => v1::Luck::Off,
+        Luck::Full => v1::Luck::Full,
+        Luck::Ranked => v1::Luck::Ranked,
+    };
+    v1::TrialSettings {
+        luck: luck as i32,
+        truncate: s.truncate,
+        bearoff_truncation: s.bearoff_truncation,
+    }
+}
+
+/// Trial settings from the wire; an unknown luck value is an error, not a default.
+pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings, Invalid> {
+    let s = s.ok_or_else(|| invalid("rollout spec without trial settings"))?;
+    let luck = match v1::Luck::try_from(s.luck) {
+        Ok(v1::Luck::Off) => Luck::Off,
+        Ok(v1::Luck::Full) => Luck::Full,
+        Ok(v1::Luck::Ranked) => Luck::Ranked,
+        _ => return Err(invalid(format!("unknown luck setting {}", s.luck))),
+    };
+    Ok(TrialSettings { luck, truncate: s.truncate, bearoff_truncation: s.bearoff_truncation })
+}
+
+/// The wire spec of `job` run for `trials` trials in batches of `batch_size`, to be
+/// computed with engine `fingerprint`.
+pub fn rollout_to_wire(job: &RolloutJob, trials: u64, batch_size: u64, fingerprint: &str) -> v1::JobSpec {
+    let candidates = job
+        .candidates
+        .iter()
+        .map(|c| v1::RolloutCandidate {
+            position_id: position_id::encode(&c.start),
+            report_for_opponent: c.report_for_opponent,
+            label: c.label.clone(),
+        })
+        .collect();
+    v1::JobSpec {
+        kind: Some(v1::job_spec::Kind::Rollout(v1::RolloutSpec {
+            candidates,
+            seed: job.seed,
+            settings: Some(settings_to_wire(&job.settings)),
+            trials,
+            batch_size,
+            fingerprint: fingerprint.to_string(),
+        })),
+    }
+}
+
+/// The engine job of a wire rollout spec (positions decoded and checked).
+pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> {
+    let mut candidates = Vec::with_capacity(spec.candidates.len());
+    for (i, c) in spec.candidates.iter().enumerate() {
+        let start = position_id::decode(&c.position_id)
+            .map_err(|e| invalid(format!("candidate {i}: position ID {:?}: {e}", c.position_id)))?;
+        candidates.push(Candidate {
+            label: c.label.clone(),
+            start,
+            report_for_opponent: c.report_for_opponent,
+        });
+    }
+    Ok(RolloutJob { candidates, seed: spec.seed, settings: settings_from_wire(spec.settings.as_ref())? })
+}
+
+/// The wire form of batch statistics.
+pub fn stats_to_wire(s: &RolloutStats) -> v1::BatchStats {
+    v1::BatchStats {
+        candidates: s
+            .per_candidate
+            .iter()
+            .map(|outs| v1::CandidateStats {
+                outputs: outs
+                    .iter()
+                    .map(|a| v1::Accumulator {
+                        count: a.count,
+                        sum: a.sum.to_le_bytes().to_vec(),
+                        sum_sq: a.sum_sq.to_le_bytes().to_vec(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn i128_from_wire(b: &[u8], what: &str) -> Result<i128, Invalid> {
+    let arr: [u8; 16] = b
+        .try_into()
+        .map_err(|_| invalid(format!("{what}: expected 16 bytes, got {}", b.len())))?;
+    Ok(i128::from_le_bytes(arr))
+}
+
+/// Batch statistics from the wire: every candidate must carry exactly
+/// [`OUTPUTS`] accumulators with 16-byte sums.
+pub fn stats_from_wire(s: &v1::BatchStats) -> Result<RolloutStats, Invalid> {
+    let mut out = RolloutStats::new(s.candidates.len());
+    for (c, (dst, src)) in out.per_candidate.iter_mut().zip(&s.candidates).enumerate() {
+        if src.outputs.len() != OUTPUTS {
+            return Err(invalid(format!(
+                "candidate {c}: {} outputs, expected {OUTPUTS}",
+                src.outputs.len()
+            )));
+        }
+        for (k, (d, a)) in dst.iter_mut().zip(&src.outputs).enumerate() {
+            *d = Accumulator {
+                count: a.count,
+                sum: i128_from_wire(&a.sum, &format!("candidate {c} output {k} sum"))?,
+                sum_sq: i128_from_wire(&a.sum_sq, &format!("candidate {c} output {k} sum_sq"))?,
+            };
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bgfarm_engine::Position;
+
+    #[test]
+    fn jobs_and_stats_round_trip_exactly() {
+        let job = RolloutJob {
+            candidates: vec![
+                Candidate { label: None, start: Position::STARTING, report_for_opponent: false },
+                Candidate {
+                    label: Some("8/5 6/5".into()),
+                    start: Position::STARTING.switch_sides(),
+                    report_for_opponent: true,
+                },
+            ],
+            seed: 42,
+            settings: TrialSettings { luck: Luck::Ranked, truncate: Some(6), bearoff_truncation: true },
+        };
+        let wire = rollout_to_wire(&job, 144, 36, "fp");
+        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else { panic!("rollout spec") };
+        assert_eq!(rollout_from_wire(r), Ok(job));
+
+        let mut st = RolloutStats::new(2);
+        st.per_candidate[1][5].add(-1.75);
+        st.per_candidate[1][5].add(3.0);
+        st.per_candidate[0][0].add(0.5);
+        assert_eq!(stats_from_wire(&stats_to_wire(&st)), Ok(st));
+    }
+
+    #[test]
+    fn malformed_stats_are_rejected() {
+        let mut w = stats_to_wire(&RolloutStats::new(1));
+        w.candidates[0].outputs[2].sum = vec![0; 15];
+        assert!(stats_from_wire(&w).is_err_and(|e| e.0.contains("16 bytes")));
+        w.candidates[0].outputs.pop();
+        assert!(stats_from_wire(&w).is_err_and(|e| e.0.contains("outputs")));
+    }
+}

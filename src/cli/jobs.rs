@@ -1,0 +1,118 @@
+//! `bgfarm jobs list|show ID|watch ID|cancel ID --coordinator URL`: the jobs on a
+//! coordinator.
+
+use super::runtime::{runtime, token};
+use super::CliError;
+use bgfarm_proto::client::job_client;
+use bgfarm_proto::v1;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+    /// Coordinator URL.
+    #[arg(long, global = true, default_value = "http://127.0.0.1:7878")]
+    pub coordinator: String,
+    /// File holding the client token.
+    #[arg(long, global = true)]
+    pub token_file: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(clap::Subcommand)]
+pub enum Action {
+    /// Every job, oldest first.
+    List,
+    /// One job's status.
+    Show { id: u64 },
+    /// Follow one job's progress until it ends.
+    Watch { id: u64 },
+    /// Cancel a job (its accepted batches stay stored).
+    Cancel { id: u64 },
+}
+
+/// A job status as printed with `--json`.
+#[derive(Serialize)]
+struct JsonStatus {
+    id: u64,
+    state: String,
+    batches_done: u64,
+    batches_total: u64,
+    trials_done: u64,
+    trials_total: u64,
+    message: String,
+}
+
+/// The state's name in lower case (`running`, `done`, ...).
+pub fn state_name(state: i32) -> String {
+    v1::JobState::try_from(state)
+        .map(|s| s.as_str_name().trim_start_matches("JOB_STATE_").to_lowercase())
+        .unwrap_or_else(|_| format!("unknown({state})"))
+}
+
+fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
+    if json {
+        let j = JsonStatus {
+            id: s.job_id,
+            state: state_name(s.state),
+            batches_done: s.batches_done,
+            batches_total: s.batches_total,
+            trials_done: s.trials_done,
+            trials_total: s.trials_total,
+            message: s.message.clone(),
+        };
+        println!("{}", serde_json::to_string(&j)?);
+    } else {
+        println!(
+            "{:>6}  {:<9}  {:>7}/{:<7} batches  {:>10}/{:<10} trials  {}",
+            s.job_id,
+            state_name(s.state),
+            s.batches_done,
+            s.batches_total,
+            s.trials_done,
+            s.trials_total,
+            s.message
+        );
+    }
+    Ok(())
+}
+
+/// A gRPC failure as a one-line error.
+pub fn status_error(s: tonic::Status) -> CliError {
+    CliError::msg(format!("coordinator: {} ({:?})", s.message(), s.code()))
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let token = token(args.token_file.as_deref())?;
+    let mut client = job_client(&args.coordinator, token.as_deref()).map_err(CliError::msg)?;
+    runtime()?.block_on(async move {
+        match args.action {
+            Action::List => {
+                let r = client.list_jobs(v1::ListJobsRequest {}).await.map_err(status_error)?;
+                for s in &r.into_inner().jobs {
+                    print(s, args.json)?;
+                }
+            }
+            Action::Show { id } => {
+                let r = client.get_job(v1::GetJobRequest { job_id: id }).await.map_err(status_error)?;
+                print(&r.into_inner().status.unwrap_or_default(), args.json)?;
+            }
+            Action::Watch { id } => {
+                let mut stream =
+                    client.watch_job(v1::WatchJobRequest { job_id: id }).await.map_err(status_error)?.into_inner();
+                while let Some(s) = stream.message().await.map_err(status_error)? {
+                    print(&s, args.json)?;
+                }
+            }
+            Action::Cancel { id } => {
+                let r = client.cancel_job(v1::CancelJobRequest { job_id: id }).await.map_err(status_error)?;
+                print(&r.into_inner(), args.json)?;
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,105 @@
+//! `bgfarm rollout ... --coordinator URL`: the same job submitted to a coordinator.
+//! The coordinator folds the batch results exactly, so the statistics (and thus the
+//! printed output) equal the embedded run's for the same seed and settings.
+
+use super::jobs::{state_name, status_error};
+use super::rollout::Args;
+use super::runtime::{runtime, token};
+use super::CliError;
+use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
+use bgfarm_proto::client::{job_client, JobClient};
+use bgfarm_proto::convert::{rollout_to_wire, stats_from_wire};
+use bgfarm_proto::v1;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::time::Duration;
+
+/// Consecutive failed attempts to follow the job before giving up: with 0.5 s to
+/// 5 s between them, about two minutes (a coordinator restart takes seconds).
+const MAX_WATCH_ERRORS: u32 = 30;
+
+fn is_final(state: i32) -> bool {
+    matches!(
+        v1::JobState::try_from(state),
+        Ok(v1::JobState::Done | v1::JobState::Cancelled | v1::JobState::Failed)
+    )
+}
+
+/// Runs `job` on the coordinator at `url` and returns its statistics and the threads
+/// of the workers that were alive. Stop rules (--jsd, --se-target) are not
+/// available remotely yet.
+pub fn rollout(url: &str, args: &Args, job: &RolloutJob, fingerprint: &str) -> Result<(RolloutStats, usize), CliError> {
+    if args.jsd || args.se_target.is_some() {
+        return Err(CliError::msg("--jsd and --se-target are not available with --coordinator yet"));
+    }
+    if args.net != "default" {
+        return Err(CliError::msg("workers run the default nets: use --net default with --coordinator"));
+    }
+    let token = token(args.token_file.as_deref())?;
+    let mut client = job_client(url, token.as_deref()).map_err(CliError::msg)?;
+    let spec = rollout_to_wire(job, args.trials, args.batch, fingerprint);
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.trials) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
+            .map_err(|e| CliError::msg(e.to_string()))?,
+    );
+    runtime()?.block_on(async move {
+        let submitted = client
+            .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
+            .await
+            .map_err(status_error)?
+            .into_inner()
+            .status
+            .unwrap_or_default();
+        let id = submitted.job_id;
+        bar.set_message(format!("job {id}"));
+        let last = follow(&mut client, id, &bar).await?;
+        bar.finish_and_clear();
+        if last.state != v1::JobState::Done as i32 {
+            return Err(CliError::msg(format!("job {id} {}: {}", state_name(last.state), last.message)));
+        }
+        let got = client.get_job(v1::GetJobRequest { job_id: id }).await.map_err(status_error)?.into_inner();
+        let total = stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
+        if total.per_candidate.len() != job.candidates.len() {
+            return Err(CliError::msg("the coordinator returned another number of candidates"));
+        }
+        Ok((total, last.worker_threads as usize))
+    })
+}
+
+/// Follows job `id` until it ends, re-watching after a dropped stream (e.g. a
+/// coordinator restart). Returns the final status.
+async fn follow(client: &mut JobClient, id: u64, bar: &ProgressBar) -> Result<v1::JobStatus, CliError> {
+    let mut errors = 0u32;
+    loop {
+        let err = match client.watch_job(v1::WatchJobRequest { job_id: id }).await {
+            Ok(stream) => {
+                let mut stream = stream.into_inner();
+                loop {
+                    match stream.message().await {
+                        Ok(Some(s)) => {
+                            errors = 0;
+                            bar.set_position(s.trials_done);
+                            if is_final(s.state) {
+                                return Ok(s);
+                            }
+                        }
+                        Ok(None) => break None,
+                        Err(e) => break Some(e),
+                    }
+                }
+            }
+            Err(e) => Some(e),
+        };
+        if let Some(e) = &err {
+            if matches!(e.code(), tonic::Code::Unauthenticated | tonic::Code::NotFound | tonic::Code::PermissionDenied) {
+                return Err(status_error(e.clone()));
+            }
+        }
+        errors += 1;
+        if errors > MAX_WATCH_ERRORS {
+            let why = err.map_or("stream ended".to_string(), |e| e.message().to_string());
+            return Err(CliError::msg(format!("lost job {id} on the coordinator: {why}")));
+        }
+        tokio::time::sleep(Duration::from_millis(500 * u64::from(errors.min(10)))).await;
+    }
+}

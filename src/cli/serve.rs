@@ -1,0 +1,78 @@
+//! `bgfarm serve --listen ADDR --data DIR`: the coordinator. Prints
+//! `listening on HOST:PORT` on stdout once bound (port 0 picks a free port, which
+//! is how the tests start it), logs to stderr, stops on SIGINT/SIGTERM.
+
+use super::runtime::{init_logging, runtime, token};
+use super::CliError;
+use bgfarm_coordinator::Config;
+use bgfarm_storage::Store;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to listen on (`0.0.0.0:7878` for every interface).
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub listen: String,
+    /// Directory of the sled store (created if missing).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// File holding the client token (submit, get, watch, cancel, list).
+    #[arg(long)]
+    pub client_token_file: Option<PathBuf>,
+    /// File holding the worker token (register, exchange, heartbeat).
+    #[arg(long)]
+    pub worker_token_file: Option<PathBuf>,
+    /// Seconds before a lease that was not renewed is handed to another worker.
+    #[arg(long, default_value_t = 60.0)]
+    pub lease_timeout: f64,
+    /// Leases of one batch before its job fails.
+    #[arg(long, default_value_t = 5)]
+    pub max_attempts: u32,
+}
+
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    if !(args.lease_timeout.is_finite() && (0.1..=86_400.0).contains(&args.lease_timeout)) {
+        return Err(CliError::msg("--lease-timeout must be between 0.1 and 86400 seconds"));
+    }
+    if args.max_attempts == 0 {
+        return Err(CliError::msg("--max-attempts must be at least 1"));
+    }
+    let config = Config {
+        lease_timeout: Duration::from_secs_f64(args.lease_timeout),
+        max_attempts: args.max_attempts,
+        client_token: token(args.client_token_file.as_deref())?,
+        worker_token: token(args.worker_token_file.as_deref())?,
+    };
+    init_logging();
+    let store = Store::open(&args.data)
+        .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", args.data.display())))?;
+    runtime()?.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.listen)
+            .await
+            .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", args.listen)))?;
+        let addr = listener.local_addr()?;
+        println!("listening on {addr}");
+        std::io::stdout().flush()?;
+        tracing::info!(%addr, data = %args.data.display(), "coordinator up");
+        bgfarm_coordinator::serve(listener, store, config, stop_signal())
+            .await
+            .map_err(|e| CliError::msg(format!("coordinator: {e}")))
+    })
+}

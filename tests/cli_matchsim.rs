@@ -1,0 +1,273 @@
+//! `bgfarm match-sim` and `bgfarm study` through the built binary: JSON fields,
+//! determinism across thread counts, report files, exit code 2 on bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bgfarm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
+        .args(args)
+        .output()
+        .expect("run the bgfarm binary")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = bgfarm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = bgfarm(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+fn sim(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "match-sim",
+        "--length",
+        "5",
+        "--a",
+        "janowski-match:x=0.7",
+        "--b",
+        "janowski-money:x=0.7",
+        "--matches",
+        "12",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn json_report_has_the_fields() {
+    let v = sim(&[]);
+    assert_eq!(v["matches"], 12);
+    assert_eq!(v["pairs"], 6);
+    assert_eq!(v["length"], 5);
+    assert_eq!(v["a"], "janowski-match:x=0.7");
+    for key in [
+        "ppm",
+        "se",
+        "win_rate",
+        "avg_games",
+        "avg_cube",
+        "gammon_rate",
+    ] {
+        assert!(v[key].as_f64().is_some(), "{key} in {v}");
+    }
+    let ppm = v["ppm"].as_f64().unwrap_or(9.0);
+    assert!((-1.0..=1.0).contains(&ppm));
+    assert!(v["avg_games"].as_f64() >= Some(1.0));
+    assert!(v["avg_cube"].as_f64() >= Some(1.0));
+    assert!(v["adjusted_ppm"].is_null());
+}
+
+#[test]
+fn results_do_not_depend_on_threads() {
+    let one = sim(&["--threads", "1"]);
+    let two = sim(&["--threads", "2"]);
+    for key in [
+        "ppm",
+        "se",
+        "win_rate",
+        "avg_games",
+        "avg_cube",
+        "gammon_rate",
+    ] {
+        assert_eq!(one[key], two[key], "{key}");
+    }
+}
+
+#[test]
+fn money_sessions_with_luck() {
+    let v = json(&[
+        "match-sim",
+        "--length",
+        "0",
+        "--a",
+        "janowski-money:x=0.7",
+        "--b",
+        "janowski-money:x=0.7",
+        "--matches",
+        "4",
+        "--luck",
+        "--json",
+    ]);
+    // Identical strategies: duplicate dice cancel every pair exactly.
+    assert_eq!(v["ppm"], 0.0);
+    assert_eq!(v["avg_games"], 1.0);
+    assert!(v["adjusted_ppm"].as_f64().is_some_and(|a| a.abs() < 1e-9));
+}
+
+#[test]
+fn bad_arguments_exit_with_code_2() {
+    let base = [
+        "match-sim",
+        "--a",
+        "janowski-match",
+        "--b",
+        "janowski-money",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    fails(&with(&["--length", "5", "--matches", "3"]), "even");
+    fails(&with(&["--length", "65", "--matches", "2"]), "above 64");
+    fails(
+        &with(&["--length", "5", "--matches", "2", "--jacoby"]),
+        "Jacoby",
+    );
+    fails(
+        &[
+            "match-sim",
+            "--length",
+            "5",
+            "--a",
+            "gnubg",
+            "--b",
+            "jump",
+            "--matches",
+            "2",
+        ],
+        "unknown cube strategy",
+    );
+    fails(
+        &[
+            "match-sim",
+            "--length",
+            "5",
+            "--a",
+            "jump:sigma=2",
+            "--b",
+            "jump",
+            "--matches",
+            "2",
+        ],
+        "sigma",
+    );
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn cube_life_study_writes_its_report() {
+    let dir = out_dir("study_cube_life");
+    let d = dir.to_string_lossy().to_string();
+    let out = bgfarm(&[
+        "study",
+        "cube-life",
+        "--lengths",
+        "3",
+        "--x",
+        "0,0.5,1",
+        "--matches",
+        "4",
+        "--out",
+        &d,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("cube_life.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.starts_with("length,x,baseline,matches,ppm,se"));
+    let svg = std::fs::read_to_string(dir.join("cube_life.svg")).expect("svg");
+    assert!(svg.contains("<svg") && svg.matches("<circle").count() == 3);
+    let txt = std::fs::read_to_string(dir.join("cube_life.txt")).expect("txt");
+    assert!(txt.contains("3-point"), "{txt}");
+}
+
+#[test]
+fn games_per_match_study_writes_its_report() {
+    let dir = out_dir("study_games");
+    let d = dir.to_string_lossy().to_string();
+    let out = bgfarm(&[
+        "study",
+        "games-per-match",
+        "--lengths",
+        "1..3",
+        "--x",
+        "0.7",
+        "--matches",
+        "4",
+        "--out",
+        &d,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("games_per_match.csv")).expect("csv");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    // A 1-point match is one game.
+    assert!(rows[1].starts_with("1,0.7,4,1.0000,"), "{csv}");
+    assert!(dir.join("games_per_match.svg").is_file());
+}
+
+#[test]
+fn bad_study_arguments_exit_with_code_2() {
+    let d = out_dir("study_bad").to_string_lossy().to_string();
+    fails(
+        &[
+            "study",
+            "cube-life",
+            "--lengths",
+            "x",
+            "--x",
+            "0",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+        ],
+        "--lengths",
+    );
+    fails(
+        &[
+            "study",
+            "cube-life",
+            "--lengths",
+            "3",
+            "--x",
+            "2",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+        ],
+        "--x",
+    );
+    fails(
+        &[
+            "study",
+            "money-cube-life",
+            "--x",
+            "0",
+            "--matches",
+            "3",
+            "--out",
+            &d,
+        ],
+        "even",
+    );
+}
