@@ -35,12 +35,33 @@ impl Drop for TempDir {
 }
 
 /// A child process, killed on drop (also when a test fails).
-struct Proc(Child);
+struct Proc(Option<Child>);
+
+impl Proc {
+    fn new(child: Child) -> Proc {
+        Proc(Some(child))
+    }
+
+    fn child(&mut self) -> &mut Child {
+        self.0.as_mut().expect("a running child")
+    }
+
+    /// Waits for the process to end and returns its output.
+    fn output(mut self) -> Output {
+        self.0
+            .take()
+            .expect("a running child")
+            .wait_with_output()
+            .expect("child output")
+    }
+}
 
 impl Drop for Proc {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        if let Some(c) = &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
     }
 }
 
@@ -59,10 +80,15 @@ fn serve(dir: &TempDir, extra: &[&str]) -> (Proc, String) {
         .expect("start serve");
     let mut line = String::new();
     let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("read address");
-    let addr = line.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("serve printed {line:?}"));
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("read address");
+    let addr = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("serve printed {line:?}"));
     let url = format!("http://{addr}");
-    (Proc(child), url)
+    (Proc::new(child), url)
 }
 
 /// Starts `bgfarm work` with one thread; its log goes to `dir/<name>.log`.
@@ -75,22 +101,54 @@ fn work(dir: &TempDir, name: &str, url: &str, extra: &[&str]) -> Proc {
         .stderr(log)
         .spawn()
         .expect("start work");
-    Proc(child)
+    Proc::new(child)
 }
 
 fn rollout_args(trials: &str) -> Vec<String> {
-    ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--moves", "top:3", "--trials", trials, "--truncate", "6",
-        "--seed", "3", "--batch", "36", "--json"]
-        .map(String::from)
-        .to_vec()
+    [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "top:3",
+        "--trials",
+        trials,
+        "--truncate",
+        "6",
+        "--seed",
+        "3",
+        "--batch",
+        "36",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 fn run(args: &[String]) -> Output {
     Command::new(BIN).args(args).output().expect("run bgfarm")
 }
 
+/// Starts bgfarm with its output captured; [`Proc::output`] collects it. Each
+/// process spends ~2 CPU-seconds building the bear-off tables, so tests start
+/// independent processes together.
+fn spawn(args: &[String]) -> Proc {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start bgfarm");
+    Proc::new(child)
+}
+
 fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
@@ -112,18 +170,41 @@ fn two_workers_give_the_embedded_result() {
     let dir = TempDir::new("two");
     let ct = dir.file("client.token", "client-secret\n");
     let wt = dir.file("worker.token", "worker-secret\n");
-    let (_serve, url) =
-        serve(&dir, &["--client-token-file", path(&ct), "--worker-token-file", path(&wt)]);
+    let (_serve, url) = serve(
+        &dir,
+        &[
+            "--client-token-file",
+            path(&ct),
+            "--worker-token-file",
+            path(&wt),
+        ],
+    );
     let _w1 = work(&dir, "w1", &url, &["--token-file", path(&wt)]);
     let _w2 = work(&dir, "w2", &url, &["--token-file", path(&wt)]);
     let args = rollout_args("144");
-    let embedded = json(&run(&with(args.clone(), &["--threads", "1"])));
-    let remote = json(&run(&with(args, &["--coordinator", &url, "--token-file", path(&ct)])));
+    let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
+    let remote = spawn(&with(
+        args,
+        &["--coordinator", &url, "--token-file", path(&ct)],
+    ));
+    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
     assert_eq!(remote, embedded);
     assert_eq!(remote["candidates"][0]["trials"], 144);
     // The job is listed as done.
-    let list = run(&["jobs", "list", "--json", "--coordinator", &url, "--token-file", path(&ct)].map(String::from));
-    assert!(String::from_utf8_lossy(&list.stdout).contains("\"state\":\"done\""), "{list:?}");
+    let list = run(&[
+        "jobs",
+        "list",
+        "--json",
+        "--coordinator",
+        &url,
+        "--token-file",
+        path(&ct),
+    ]
+    .map(String::from));
+    assert!(
+        String::from_utf8_lossy(&list.stdout).contains("\"state\":\"done\""),
+        "{list:?}"
+    );
 }
 
 #[test]
@@ -131,37 +212,38 @@ fn a_killed_worker_does_not_change_the_result() {
     let dir = TempDir::new("kill");
     let (_serve, url) = serve(&dir, &["--lease-timeout", "2"]);
     let mut victim = work(&dir, "victim", &url, &[]);
-    let args = rollout_args("720");
-    let client = Command::new(BIN)
-        .args(with(args.clone(), &["--coordinator", &url]))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start remote rollout");
-    let client = Proc(client);
+    let args = rollout_args("432");
+    let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
+    let client = spawn(&with(args, &["--coordinator", &url]));
     // Kill the only worker once it has handed in a batch: it holds the next one.
     let t = Instant::now();
     loop {
         let out = run(&["jobs", "list", "--json", "--coordinator", &url].map(String::from));
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         if text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0") {
-            assert!(!text.contains("\"state\":\"done\""), "the job finished before the kill: {text}");
+            assert!(
+                !text.contains("\"state\":\"done\""),
+                "the job finished before the kill: {text}"
+            );
             break;
         }
-        assert!(t.elapsed() < Duration::from_secs(60), "no progress: {text}\n{}", log(&dir, "victim"));
-        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no progress: {text}\n{}",
+            log(&dir, "victim")
+        );
+        std::thread::sleep(Duration::from_millis(200));
     }
-    victim.0.kill().expect("SIGKILL the worker");
-    let _ = victim.0.wait();
+    victim.child().kill().expect("SIGKILL the worker");
+    let _ = victim.child().wait();
     let _rescuer = work(&dir, "rescuer", &url, &[]);
-    let mut client = client;
-    let out = std::mem::replace(&mut client.0, Command::new("true").spawn().expect("placeholder"))
-        .wait_with_output()
-        .expect("remote rollout");
-    let remote = json(&out);
-    let embedded = json(&run(&with(args, &["--threads", "1"])));
-    assert_eq!(remote, embedded);
-    assert!(log(&dir, "serve").contains("lease expired"), "{}", log(&dir, "serve"));
+    let remote = json(&client.output());
+    assert_eq!(remote, json(&embedded.output()));
+    assert!(
+        log(&dir, "serve").contains("lease expired"),
+        "{}",
+        log(&dir, "serve")
+    );
 }
 
 #[test]
@@ -170,23 +252,57 @@ fn wrong_tokens_are_refused() {
     let ct = dir.file("client.token", "client-secret\n");
     let wt = dir.file("worker.token", "worker-secret\n");
     let bad = dir.file("bad.token", "guess\n");
-    let (_serve, url) =
-        serve(&dir, &["--client-token-file", path(&ct), "--worker-token-file", path(&wt)]);
-    // A worker with a wrong token stops at once with exit code 2.
-    let out = run(&["work", "--coordinator", &url, "--threads", "1", "--token-file", path(&bad)].map(String::from));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("token"), "{out:?}");
-    // The client token does not open the worker service, nor the reverse.
-    let out = run(&["work", "--coordinator", &url, "--threads", "1", "--token-file", path(&ct)].map(String::from));
-    assert_eq!(out.status.code(), Some(2));
-    for token in [None, Some(&bad), Some(&wt)] {
-        let mut args = with(rollout_args("36"), &["--coordinator", &url]);
-        if let Some(t) = token {
-            args = with(args, &["--token-file", path(t)]);
-        }
-        let out = run(&args);
+    let (_serve, url) = serve(
+        &dir,
+        &[
+            "--client-token-file",
+            path(&ct),
+            "--worker-token-file",
+            path(&wt),
+        ],
+    );
+    // Workers with a wrong token (or the client's) stop at once with exit code 2.
+    let workers: Vec<Proc> = [&bad, &ct]
+        .map(|t| {
+            spawn(
+                &[
+                    "work",
+                    "--coordinator",
+                    &url,
+                    "--threads",
+                    "1",
+                    "--token-file",
+                    path(t),
+                ]
+                .map(String::from),
+            )
+        })
+        .into();
+    // Clients without a token, with a wrong one or with the workers' are refused.
+    let clients: Vec<Proc> = [None, Some(&bad), Some(&wt)]
+        .map(|t| {
+            let args = with(rollout_args("36"), &["--coordinator", &url]);
+            spawn(&match t {
+                Some(t) => with(args, &["--token-file", path(t)]),
+                None => args,
+            })
+        })
+        .into();
+    for w in workers {
+        let out = w.output();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("refused the worker token"),
+            "{out:?}"
+        );
+    }
+    for c in clients {
+        let out = c.output();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("token") && err.contains("Unauthenticated"), "{err}");
+        assert!(
+            err.contains("token") && err.contains("Unauthenticated"),
+            "{err}"
+        );
     }
 }

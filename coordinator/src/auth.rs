@@ -25,7 +25,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 impl tonic::service::Interceptor for BearerAuth {
     fn call(&mut self, req: Request<()>) -> Result<Request<()>, Status> {
-        let Some(expected) = &self.token else { return Ok(req) };
+        let Some(expected) = &self.token else {
+            return Ok(req);
+        };
         let given = req
             .metadata()
             .get("authorization")
@@ -33,7 +35,10 @@ impl tonic::service::Interceptor for BearerAuth {
             .and_then(|v| v.strip_prefix("Bearer "));
         match given {
             Some(t) if same(t.as_bytes(), expected.as_bytes()) => Ok(req),
-            Some(_) => Err(Status::unauthenticated(format!("wrong {} token", self.role))),
+            Some(_) => Err(Status::unauthenticated(format!(
+                "wrong {} token",
+                self.role
+            ))),
             None => Err(Status::unauthenticated(format!(
                 "missing {} token (authorization: Bearer ...)",
                 self.role
@@ -50,7 +55,8 @@ mod tests {
     fn with(h: Option<&str>) -> Request<()> {
         let mut r = Request::new(());
         if let Some(h) = h {
-            r.metadata_mut().insert("authorization", h.parse().expect("ascii"));
+            r.metadata_mut()
+                .insert("authorization", h.parse().expect("ascii"));
         }
         r
     }
@@ -59,7 +65,10 @@ mod tests {
     fn tokens_are_checked() {
         let mut a = BearerAuth::new(Some("s3cret".into()), "worker");
         assert!(a.call(with(Some("Bearer s3cret"))).is_ok());
-        let e = a.call(with(Some("Bearer s3cres"))).err().map(|s| s.message().to_string());
+        let e = a
+            .call(with(Some("Bearer s3cres")))
+            .err()
+            .map(|s| s.message().to_string());
         assert_eq!(e.as_deref(), Some("wrong worker token"));
         assert!(a.call(with(None)).is_err());
         assert!(a.call(with(Some("s3cret"))).is_err());

@@ -28,7 +28,13 @@ pub struct Batch {
 impl Batch {
     /// A pending batch over `trials`.
     pub fn new(trials: Range<u64>) -> Batch {
-        Batch { trials, lease: None, attempts: 0, last_failed: None, result: None }
+        Batch {
+            trials,
+            lease: None,
+            attempts: 0,
+            last_failed: None,
+            result: None,
+        }
     }
 
     /// Trials in the batch.

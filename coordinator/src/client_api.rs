@@ -20,19 +20,33 @@ fn is_final(state: i32) -> bool {
 
 #[tonic::async_trait]
 impl ClientService for ClientApi {
-    async fn submit_job(&self, req: Request<v1::SubmitJobRequest>) -> Result<Response<v1::SubmitJobResponse>, Status> {
-        let spec = req.into_inner().spec.ok_or_else(|| Status::invalid_argument("missing job spec"))?;
+    async fn submit_job(
+        &self,
+        req: Request<v1::SubmitJobRequest>,
+    ) -> Result<Response<v1::SubmitJobResponse>, Status> {
+        let spec = req
+            .into_inner()
+            .spec
+            .ok_or_else(|| Status::invalid_argument("missing job spec"))?;
         let status = self.0.submit(spec).await?;
-        Ok(Response::new(v1::SubmitJobResponse { status: Some(status) }))
+        Ok(Response::new(v1::SubmitJobResponse {
+            status: Some(status),
+        }))
     }
 
-    async fn get_job(&self, req: Request<v1::GetJobRequest>) -> Result<Response<v1::GetJobResponse>, Status> {
+    async fn get_job(
+        &self,
+        req: Request<v1::GetJobRequest>,
+    ) -> Result<Response<v1::GetJobResponse>, Status> {
         Ok(Response::new(self.0.get(req.into_inner().job_id)?))
     }
 
     type WatchJobStream = ReceiverStream<Result<v1::JobStatus, Status>>;
 
-    async fn watch_job(&self, req: Request<v1::WatchJobRequest>) -> Result<Response<Self::WatchJobStream>, Status> {
+    async fn watch_job(
+        &self,
+        req: Request<v1::WatchJobRequest>,
+    ) -> Result<Response<Self::WatchJobStream>, Status> {
         let mut rx = self.0.watch(req.into_inner().job_id)?;
         // Progress is a latest-value channel: a slow client skips intermediate states
         // but always sees the final one.
@@ -49,11 +63,19 @@ impl ClientService for ClientApi {
         Ok(Response::new(ReceiverStream::new(out)))
     }
 
-    async fn cancel_job(&self, req: Request<v1::CancelJobRequest>) -> Result<Response<v1::JobStatus>, Status> {
+    async fn cancel_job(
+        &self,
+        req: Request<v1::CancelJobRequest>,
+    ) -> Result<Response<v1::JobStatus>, Status> {
         Ok(Response::new(self.0.cancel(req.into_inner().job_id).await?))
     }
 
-    async fn list_jobs(&self, _req: Request<v1::ListJobsRequest>) -> Result<Response<v1::ListJobsResponse>, Status> {
-        Ok(Response::new(v1::ListJobsResponse { jobs: self.0.list() }))
+    async fn list_jobs(
+        &self,
+        _req: Request<v1::ListJobsRequest>,
+    ) -> Result<Response<v1::ListJobsResponse>, Status> {
+        Ok(Response::new(v1::ListJobsResponse {
+            jobs: self.0.list(),
+        }))
     }
 }

@@ -64,15 +64,25 @@ fn record(job: &Job) -> JobRecord {
     }
 }
 
-fn ack(batch: v1::BatchRef, verdict: v1::ResultVerdict, message: impl Into<String>) -> v1::ResultAck {
-    v1::ResultAck { batch: Some(batch), verdict: verdict as i32, message: message.into() }
+fn ack(
+    batch: v1::BatchRef,
+    verdict: v1::ResultVerdict,
+    message: impl Into<String>,
+) -> v1::ResultAck {
+    v1::ResultAck {
+        batch: Some(batch),
+        verdict: verdict as i32,
+        message: message.into(),
+    }
 }
 
 impl Core {
     /// Opens the coordinator on `store`, resuming every unfinished job: batches with
     /// a stored result are done, every other one is pending again.
     pub fn open(store: Store, config: Config) -> Result<Arc<Core>, StoreError> {
-        let boot = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let boot = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
         let mut jobs = BTreeMap::new();
         for rec in store.jobs()? {
             let spec = match v1::JobSpec::decode(rec.spec.as_slice()) {
@@ -94,7 +104,11 @@ impl Core {
                     .and_then(|w| stats_from_wire(&w).map_err(|e| e.0));
                 match stats {
                     Ok(s) => job.complete(b, s),
-                    Err(e) => warn!(job = rec.id, batch = b, "stored result unreadable, batch re-run: {e}"),
+                    Err(e) => warn!(
+                        job = rec.id,
+                        batch = b,
+                        "stored result unreadable, batch re-run: {e}"
+                    ),
                 }
             }
             if job.state != rec.state {
@@ -102,12 +116,26 @@ impl Core {
             }
             job.publish(0);
             if !job.state.is_final() {
-                info!(job = job.id, done = job.done, batches = job.batches.len(), "resumed");
+                info!(
+                    job = job.id,
+                    done = job.done,
+                    batches = job.batches.len(),
+                    "resumed"
+                );
             }
             jobs.insert(rec.id, job);
         }
-        let state = State { jobs, workers: Workers::default(), next_worker: 0 };
-        Ok(Arc::new(Core { state: Mutex::new(state), store, config, boot }))
+        let state = State {
+            jobs,
+            workers: Workers::default(),
+            next_worker: 0,
+        };
+        Ok(Arc::new(Core {
+            state: Mutex::new(state),
+            store,
+            config,
+            boot,
+        }))
     }
 
     /// The settings it runs with.
@@ -148,8 +176,13 @@ impl Core {
         let mut st = self.lock();
         let threads = st.workers.threads();
         let job = Job::new(id, spec, valid.rollout, JobState::Queued);
-        info!(job = id, trials = job.rollout.trials, batches = job.batches.len(),
-            candidates = valid.job.candidates.len(), "job submitted");
+        info!(
+            job = id,
+            trials = job.rollout.trials,
+            batches = job.batches.len(),
+            candidates = valid.job.candidates.len(),
+            "job submitted"
+        );
         let status = job.status(threads);
         st.jobs.insert(id, job);
         Ok(status)
@@ -158,7 +191,10 @@ impl Core {
     /// Status, spec and aggregate so far of job `id`.
     pub fn get(&self, id: u64) -> Result<v1::GetJobResponse, Status> {
         let st = self.lock();
-        let job = st.jobs.get(&id).ok_or_else(|| Status::not_found(format!("no job {id}")))?;
+        let job = st
+            .jobs
+            .get(&id)
+            .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
         Ok(v1::GetJobResponse {
             status: Some(job.status(st.workers.threads())),
             spec: Some(job.spec.clone()),
@@ -169,7 +205,10 @@ impl Core {
     /// A receiver of job `id`'s progress.
     pub fn watch(&self, id: u64) -> Result<watch::Receiver<v1::JobStatus>, Status> {
         let st = self.lock();
-        let job = st.jobs.get(&id).ok_or_else(|| Status::not_found(format!("no job {id}")))?;
+        let job = st
+            .jobs
+            .get(&id)
+            .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
         Ok(job.progress.subscribe())
     }
 
@@ -178,7 +217,10 @@ impl Core {
         let (status, rec) = {
             let mut st = self.lock();
             let threads = st.workers.threads();
-            let job = st.jobs.get_mut(&id).ok_or_else(|| Status::not_found(format!("no job {id}")))?;
+            let job = st
+                .jobs
+                .get_mut(&id)
+                .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
             if job.state.is_final() {
                 return Ok(job.status(threads));
             }
@@ -210,10 +252,15 @@ impl Core {
             )));
         }
         if req.threads == 0 || req.threads > MAX_THREADS {
-            return Err(Status::invalid_argument(format!("threads {}: must be 1 to {MAX_THREADS}", req.threads)));
+            return Err(Status::invalid_argument(format!(
+                "threads {}: must be 1 to {MAX_THREADS}",
+                req.threads
+            )));
         }
         if req.fingerprint.is_empty() || req.fingerprint.len() > 200 {
-            return Err(Status::invalid_argument("fingerprint must be 1 to 200 characters"));
+            return Err(Status::invalid_argument(
+                "fingerprint must be 1 to 200 characters",
+            ));
         }
         let mut st = self.lock();
         st.next_worker += 1;
@@ -235,8 +282,16 @@ impl Core {
     }
 
     /// Checks one submitted result; `Ok` carries the decoded statistics.
-    fn check(st: &State, fingerprint: &str, b: &v1::BatchRef, stats: Option<&v1::BatchStats>) -> Result<RolloutStats, String> {
-        let job = st.jobs.get(&b.job_id).ok_or_else(|| format!("no job {}", b.job_id))?;
+    fn check(
+        st: &State,
+        fingerprint: &str,
+        b: &v1::BatchRef,
+        stats: Option<&v1::BatchStats>,
+    ) -> Result<RolloutStats, String> {
+        let job = st
+            .jobs
+            .get(&b.job_id)
+            .ok_or_else(|| format!("no job {}", b.job_id))?;
         if matches!(job.state, JobState::Cancelled | JobState::Failed) {
             return Err(format!("job {} is {:?}", b.job_id, job.state));
         }
@@ -245,7 +300,10 @@ impl Core {
             .get(b.batch_index as usize)
             .ok_or_else(|| format!("job {} has no batch {}", b.job_id, b.batch_index))?;
         if job.rollout.fingerprint != fingerprint {
-            return Err(format!("engine {fingerprint} cannot run job {} (needs {})", b.job_id, job.rollout.fingerprint));
+            return Err(format!(
+                "engine {fingerprint} cannot run job {} (needs {})",
+                b.job_id, job.rollout.fingerprint
+            ));
         }
         let stats = stats_from_wire(stats.ok_or("result without statistics")?).map_err(|e| e.0)?;
         check_result(job.rollout.candidates.len(), &batch.trials, &[], &stats)?;
@@ -262,15 +320,23 @@ impl Core {
         let fingerprint = {
             let mut st = self.lock();
             if !st.workers.touch(&worker, now) {
-                return Err(Status::not_found(format!("unknown worker {worker:?}: register again")));
+                return Err(Status::not_found(format!(
+                    "unknown worker {worker:?}: register again"
+                )));
             }
-            let fp = st.workers.get(&worker).map(|w| w.fingerprint.clone()).unwrap_or_default();
+            let fp = st
+                .workers
+                .get(&worker)
+                .map(|w| w.fingerprint.clone())
+                .unwrap_or_default();
             for r in req.results {
                 let Some(b) = r.batch else {
                     return Err(Status::invalid_argument("a result without its batch"));
                 };
                 match Self::check(&st, &fp, &b, r.stats.as_ref()) {
-                    Ok(stats) => accepted.push((b, r.stats.unwrap_or_default().encode_to_vec(), stats)),
+                    Ok(stats) => {
+                        accepted.push((b, r.stats.unwrap_or_default().encode_to_vec(), stats))
+                    }
                     Err(m) => {
                         warn!(worker = %worker, job = b.job_id, batch = b.batch_index, "result rejected: {m}");
                         acks.push(ack(b, v1::ResultVerdict::Rejected, m));
@@ -283,8 +349,10 @@ impl Core {
             Vec::new()
         } else {
             let store = self.store.clone();
-            let keys: Vec<(u64, u64, Vec<u8>)> =
-                accepted.iter().map(|(b, bytes, _)| (b.job_id, b.batch_index, bytes.clone())).collect();
+            let keys: Vec<(u64, u64, Vec<u8>)> = accepted
+                .iter()
+                .map(|(b, bytes, _)| (b.job_id, b.batch_index, bytes.clone()))
+                .collect();
             blocking(move || {
                 let out = keys
                     .iter()
@@ -340,7 +408,13 @@ impl Core {
             for r in req.released {
                 Self::release(&mut st, &worker, &r);
             }
-            self.acquire(&mut st, &worker, &fingerprint, (req.want as usize).min(MAX_WANT), now)
+            self.acquire(
+                &mut st,
+                &worker,
+                &fingerprint,
+                (req.want as usize).min(MAX_WANT),
+                now,
+            )
         };
         for rec in finished {
             self.persist(rec).await?;
@@ -350,8 +424,12 @@ impl Core {
 
     /// Returns a lease held by `worker` to the front of its job's queue.
     fn release(st: &mut State, worker: &str, r: &v1::BatchRef) {
-        let Some(job) = st.jobs.get_mut(&r.job_id) else { return };
-        let Some(batch) = job.batches.get_mut(r.batch_index as usize) else { return };
+        let Some(job) = st.jobs.get_mut(&r.job_id) else {
+            return;
+        };
+        let Some(batch) = job.batches.get_mut(r.batch_index as usize) else {
+            return;
+        };
         if batch.lease.as_ref().is_some_and(|l| l.worker == worker) {
             batch.lease = None;
             batch.attempts = batch.attempts.saturating_sub(1);
@@ -363,8 +441,17 @@ impl Core {
     /// Leases up to `want` pending batches of jobs computed with `fingerprint`,
     /// oldest job first. A batch whose last lease expired on `worker` goes to another
     /// live worker when there is one.
-    fn acquire(&self, st: &mut State, worker: &str, fingerprint: &str, want: usize, now: Instant) -> Vec<v1::Lease> {
-        let another = st.workers.another_alive(worker, fingerprint, now, self.config.lease_timeout);
+    fn acquire(
+        &self,
+        st: &mut State,
+        worker: &str,
+        fingerprint: &str,
+        want: usize,
+        now: Instant,
+    ) -> Vec<v1::Lease> {
+        let another = st
+            .workers
+            .another_alive(worker, fingerprint, now, self.config.lease_timeout);
         let threads = st.workers.threads();
         let deadline = now + self.config.lease_timeout;
         let mut out = Vec::new();
@@ -378,8 +465,12 @@ impl Core {
             let before = out.len();
             let mut skipped = VecDeque::new();
             while out.len() < want {
-                let Some(b) = job.pending.pop_front() else { break };
-                let Some(batch) = job.batches.get_mut(b as usize) else { continue };
+                let Some(b) = job.pending.pop_front() else {
+                    break;
+                };
+                let Some(batch) = job.batches.get_mut(b as usize) else {
+                    continue;
+                };
                 if batch.result.is_some() || batch.lease.is_some() {
                     continue; // a stale queue entry
                 }
@@ -388,10 +479,16 @@ impl Core {
                     continue;
                 }
                 batch.attempts += 1;
-                batch.lease = Some(Lease { worker: worker.to_string(), deadline });
+                batch.lease = Some(Lease {
+                    worker: worker.to_string(),
+                    deadline,
+                });
                 debug!(job = job.id, batch = b, worker = %worker, attempt = batch.attempts, "leased");
                 out.push(v1::Lease {
-                    batch: Some(v1::BatchRef { job_id: job.id, batch_index: b }),
+                    batch: Some(v1::BatchRef {
+                        job_id: job.id,
+                        batch_index: b,
+                    }),
                     spec: Some(job.spec.clone()),
                     trial_start: batch.trials.start,
                     trial_end: batch.trials.end,
@@ -416,7 +513,10 @@ impl Core {
         let now = Instant::now();
         let mut st = self.lock();
         if !st.workers.touch(&req.worker_id, now) {
-            return Err(Status::not_found(format!("unknown worker {:?}: register again", req.worker_id)));
+            return Err(Status::not_found(format!(
+                "unknown worker {:?}: register again",
+                req.worker_id
+            )));
         }
         let deadline = now + self.config.lease_timeout;
         let mut drop = Vec::new();
@@ -450,7 +550,9 @@ impl Core {
             let mut exhausted = None;
             let mut requeued = Vec::new();
             for (i, b) in job.batches.iter_mut().enumerate() {
-                let Some(l) = b.lease.as_ref().filter(|l| l.deadline <= now) else { continue };
+                let Some(l) = b.lease.as_ref().filter(|l| l.deadline <= now) else {
+                    continue;
+                };
                 warn!(job = job.id, batch = i, worker = %l.worker, attempts = b.attempts, "lease expired");
                 b.last_failed = Some(l.worker.clone());
                 b.lease = None;

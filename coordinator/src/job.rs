@@ -36,18 +36,36 @@ pub fn state_to_wire(s: JobState) -> v1::JobState {
 impl Job {
     /// A job with every batch pending.
     pub fn new(id: u64, spec: v1::JobSpec, rollout: v1::RolloutSpec, state: JobState) -> Job {
-        let batches: Vec<Batch> =
-            split_batches(rollout.trials, rollout.batch_size).into_iter().map(Batch::new).collect();
-        let pending = if state.is_final() { VecDeque::new() } else { (0..batches.len() as u64).collect() };
+        let batches: Vec<Batch> = split_batches(rollout.trials, rollout.batch_size)
+            .into_iter()
+            .map(Batch::new)
+            .collect();
+        let pending = if state.is_final() {
+            VecDeque::new()
+        } else {
+            (0..batches.len() as u64).collect()
+        };
         let (progress, _) = watch::channel(v1::JobStatus::default());
-        let mut job = Job { id, spec, rollout, state, message: String::new(), batches, pending, done: 0, progress };
+        let mut job = Job {
+            id,
+            spec,
+            rollout,
+            state,
+            message: String::new(),
+            batches,
+            pending,
+            done: 0,
+            progress,
+        };
         job.publish(0);
         job
     }
 
     /// Records the accepted result of batch `b` (already stored durably).
     pub fn complete(&mut self, b: u64, stats: RolloutStats) {
-        let Some(batch) = self.batches.get_mut(b as usize) else { return };
+        let Some(batch) = self.batches.get_mut(b as usize) else {
+            return;
+        };
         if batch.result.is_none() {
             batch.result = Some(stats);
             batch.lease = None;
@@ -71,7 +89,11 @@ impl Job {
 
     /// Trials of every accepted batch.
     pub fn trials_done(&self) -> u64 {
-        self.batches.iter().filter(|b| b.result.is_some()).map(|b| b.trial_count()).sum()
+        self.batches
+            .iter()
+            .filter(|b| b.result.is_some())
+            .map(|b| b.trial_count())
+            .sum()
     }
 
     /// The job's status now.

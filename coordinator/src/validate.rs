@@ -39,10 +39,16 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
         return Err("rollout spec has no candidates".into());
     }
     if r.candidates.len() > MAX_CANDIDATES {
-        return Err(format!("{} candidates: at most {MAX_CANDIDATES}", r.candidates.len()));
+        return Err(format!(
+            "{} candidates: at most {MAX_CANDIDATES}",
+            r.candidates.len()
+        ));
     }
     if r.trials == 0 || r.trials > MAX_TRIALS {
-        return Err(format!("trials {}: must be between 1 and {MAX_TRIALS}", r.trials));
+        return Err(format!(
+            "trials {}: must be between 1 and {MAX_TRIALS}",
+            r.trials
+        ));
     }
     if r.batch_size == 0 || r.batch_size % 36 != 0 || r.batch_size > MAX_BATCH_SIZE {
         return Err(format!(
@@ -51,7 +57,10 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
         ));
     }
     if r.trials.div_ceil(r.batch_size) > MAX_BATCHES {
-        return Err(format!("{} trials in batches of {}: more than {MAX_BATCHES} batches", r.trials, r.batch_size));
+        return Err(format!(
+            "{} trials in batches of {}: more than {MAX_BATCHES} batches",
+            r.trials, r.batch_size
+        ));
     }
     if r.fingerprint.is_empty() || r.fingerprint.len() > 200 {
         return Err("rollout spec needs the engine fingerprint (1 to 200 characters)".into());
@@ -62,10 +71,18 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
         }
     }
     let job = rollout_from_wire(r).map_err(|e| e.0)?;
-    if let Some((i, _)) = job.candidates.iter().enumerate().find(|(_, c)| c.start.game_over()) {
+    if let Some((i, _)) = job
+        .candidates
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.start.game_over())
+    {
         return Err(format!("candidate {i}: the game in its position is over"));
     }
-    Ok(ValidSpec { rollout: r.clone(), job })
+    Ok(ValidSpec {
+        rollout: r.clone(),
+        job,
+    })
 }
 
 /// Checks a batch result against its batch: one entry per candidate, each output
@@ -78,14 +95,24 @@ pub fn check_result(
     stats: &RolloutStats,
 ) -> Result<(), String> {
     if stats.per_candidate.len() != candidates {
-        return Err(format!("{} candidates in the result, the job has {candidates}", stats.per_candidate.len()));
+        return Err(format!(
+            "{} candidates in the result, the job has {candidates}",
+            stats.per_candidate.len()
+        ));
     }
     let n = trials.end - trials.start;
     for (c, outs) in stats.per_candidate.iter().enumerate() {
-        let want = if active.is_empty() || active.get(c).copied().unwrap_or(false) { n } else { 0 };
+        let want = if active.is_empty() || active.get(c).copied().unwrap_or(false) {
+            n
+        } else {
+            0
+        };
         for (k, a) in outs.iter().enumerate().take(OUTPUTS) {
             if a.count != want {
-                return Err(format!("candidate {c} output {k}: count {}, expected {want}", a.count));
+                return Err(format!(
+                    "candidate {c} output {k}: count {}, expected {want}",
+                    a.count
+                ));
             }
             let count = i128::from(a.count);
             let max_sum = count * MAX_ABS_OUTPUT * SCALE;
@@ -114,7 +141,11 @@ mod tests {
 
     fn spec(trials: u64, batch: u64) -> v1::JobSpec {
         let job = RolloutJob {
-            candidates: vec![Candidate { label: None, start: Position::STARTING, report_for_opponent: false }],
+            candidates: vec![Candidate {
+                label: None,
+                start: Position::STARTING,
+                report_for_opponent: false,
+            }],
             seed: 1,
             settings: TrialSettings::default(),
         };

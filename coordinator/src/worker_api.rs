@@ -11,15 +11,24 @@ pub struct WorkerApi(pub Arc<Core>);
 
 #[tonic::async_trait]
 impl WorkerService for WorkerApi {
-    async fn register(&self, req: Request<v1::RegisterRequest>) -> Result<Response<v1::RegisterResponse>, Status> {
+    async fn register(
+        &self,
+        req: Request<v1::RegisterRequest>,
+    ) -> Result<Response<v1::RegisterResponse>, Status> {
         Ok(Response::new(self.0.register(req.into_inner())?))
     }
 
-    async fn exchange(&self, req: Request<v1::ExchangeRequest>) -> Result<Response<v1::ExchangeResponse>, Status> {
+    async fn exchange(
+        &self,
+        req: Request<v1::ExchangeRequest>,
+    ) -> Result<Response<v1::ExchangeResponse>, Status> {
         Ok(Response::new(self.0.exchange(req.into_inner()).await?))
     }
 
-    async fn heartbeat(&self, req: Request<v1::HeartbeatRequest>) -> Result<Response<v1::HeartbeatResponse>, Status> {
+    async fn heartbeat(
+        &self,
+        req: Request<v1::HeartbeatRequest>,
+    ) -> Result<Response<v1::HeartbeatResponse>, Status> {
         Ok(Response::new(self.0.heartbeat(req.into_inner())?))
     }
 }

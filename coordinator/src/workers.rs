@@ -45,14 +45,21 @@ impl Workers {
 
     /// Forgets workers silent for longer than `expiry`.
     pub fn expire(&mut self, now: Instant, expiry: Duration) {
-        self.map.retain(|_, w| now.duration_since(w.last_seen) <= expiry);
+        self.map
+            .retain(|_, w| now.duration_since(w.last_seen) <= expiry);
     }
 
     /// Whether a worker other than `me` with `fingerprint` was seen within `within`.
-    pub fn another_alive(&self, me: &str, fingerprint: &str, now: Instant, within: Duration) -> bool {
-        self.map
-            .iter()
-            .any(|(id, w)| id != me && w.fingerprint == fingerprint && now.duration_since(w.last_seen) <= within)
+    pub fn another_alive(
+        &self,
+        me: &str,
+        fingerprint: &str,
+        now: Instant,
+        within: Duration,
+    ) -> bool {
+        self.map.iter().any(|(id, w)| {
+            id != me && w.fingerprint == fingerprint && now.duration_since(w.last_seen) <= within
+        })
     }
 
     /// Threads of every registered worker.

@@ -22,7 +22,9 @@ impl AttachToken {
             .map(|t| {
                 format!("Bearer {t}")
                     .parse::<MetadataValue<Ascii>>()
-                    .map_err(|_| "the token must be printable ASCII without spaces at its ends".to_string())
+                    .map_err(|_| {
+                        "the token must be printable ASCII without spaces at its ends".to_string()
+                    })
             })
             .transpose()
             .map(AttachToken)
@@ -46,27 +48,36 @@ pub type WorkerClient = WorkerServiceClient<InterceptedService<Channel, AttachTo
 /// A lazily connecting channel to `url` (`http://host:port`): it connects on the
 /// first request and reconnects after the coordinator restarts.
 pub fn channel(url: &str) -> Result<Channel, String> {
-    let ep = Endpoint::from_shared(url.to_string()).map_err(|e| format!("coordinator URL {url:?}: {e}"))?;
+    let ep = Endpoint::from_shared(url.to_string())
+        .map_err(|e| format!("coordinator URL {url:?}: {e}"))?;
     // 5 s to connect is ample on a LAN; 30 s per request covers the slowest fsync.
-    Ok(ep.connect_timeout(Duration::from_secs(5)).timeout(Duration::from_secs(30)).connect_lazy())
+    Ok(ep
+        .connect_timeout(Duration::from_secs(5))
+        .timeout(Duration::from_secs(30))
+        .connect_lazy())
 }
 
 /// A job client of the coordinator at `url`.
 pub fn job_client(url: &str, token: Option<&str>) -> Result<JobClient, String> {
-    Ok(ClientServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
-        .max_decoding_message_size(MAX_MESSAGE_BYTES))
+    Ok(
+        ClientServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
+            .max_decoding_message_size(MAX_MESSAGE_BYTES),
+    )
 }
 
 /// A worker client of the coordinator at `url`.
 pub fn worker_client(url: &str, token: Option<&str>) -> Result<WorkerClient, String> {
-    Ok(WorkerServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
-        .max_decoding_message_size(MAX_MESSAGE_BYTES))
+    Ok(
+        WorkerServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
+            .max_decoding_message_size(MAX_MESSAGE_BYTES),
+    )
 }
 
 /// Reads a token file: the first line, trimmed (a trailing newline is not part of
 /// the token).
 pub fn read_token(path: &std::path::Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
     let token = text.lines().next().unwrap_or("").trim().to_string();
     if token.is_empty() {
         return Err(format!("token file {} is empty", path.display()));

@@ -50,12 +50,21 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         Ok(v1::Luck::Ranked) => Luck::Ranked,
         _ => return Err(invalid(format!("unknown luck setting {}", s.luck))),
     };
-    Ok(TrialSettings { luck, truncate: s.truncate, bearoff_truncation: s.bearoff_truncation })
+    Ok(TrialSettings {
+        luck,
+        truncate: s.truncate,
+        bearoff_truncation: s.bearoff_truncation,
+    })
 }
 
 /// The wire spec of `job` run for `trials` trials in batches of `batch_size`, to be
 /// computed with engine `fingerprint`.
-pub fn rollout_to_wire(job: &RolloutJob, trials: u64, batch_size: u64, fingerprint: &str) -> v1::JobSpec {
+pub fn rollout_to_wire(
+    job: &RolloutJob,
+    trials: u64,
+    batch_size: u64,
+    fingerprint: &str,
+) -> v1::JobSpec {
     let candidates = job
         .candidates
         .iter()
@@ -81,15 +90,23 @@ pub fn rollout_to_wire(job: &RolloutJob, trials: u64, batch_size: u64, fingerpri
 pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> {
     let mut candidates = Vec::with_capacity(spec.candidates.len());
     for (i, c) in spec.candidates.iter().enumerate() {
-        let start = position_id::decode(&c.position_id)
-            .map_err(|e| invalid(format!("candidate {i}: position ID {:?}: {e}", c.position_id)))?;
+        let start = position_id::decode(&c.position_id).map_err(|e| {
+            invalid(format!(
+                "candidate {i}: position ID {:?}: {e}",
+                c.position_id
+            ))
+        })?;
         candidates.push(Candidate {
             label: c.label.clone(),
             start,
             report_for_opponent: c.report_for_opponent,
         });
     }
-    Ok(RolloutJob { candidates, seed: spec.seed, settings: settings_from_wire(spec.settings.as_ref())? })
+    Ok(RolloutJob {
+        candidates,
+        seed: spec.seed,
+        settings: settings_from_wire(spec.settings.as_ref())?,
+    })
 }
 
 /// The wire form of batch statistics.
@@ -150,7 +167,11 @@ mod tests {
     fn jobs_and_stats_round_trip_exactly() {
         let job = RolloutJob {
             candidates: vec![
-                Candidate { label: None, start: Position::STARTING, report_for_opponent: false },
+                Candidate {
+                    label: None,
+                    start: Position::STARTING,
+                    report_for_opponent: false,
+                },
                 Candidate {
                     label: Some("8/5 6/5".into()),
                     start: Position::STARTING.switch_sides(),
@@ -158,10 +179,16 @@ mod tests {
                 },
             ],
             seed: 42,
-            settings: TrialSettings { luck: Luck::Ranked, truncate: Some(6), bearoff_truncation: true },
+            settings: TrialSettings {
+                luck: Luck::Ranked,
+                truncate: Some(6),
+                bearoff_truncation: true,
+            },
         };
         let wire = rollout_to_wire(&job, 144, 36, "fp");
-        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else { panic!("rollout spec") };
+        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
+            panic!("rollout spec")
+        };
         assert_eq!(rollout_from_wire(r), Ok(job));
 
         let mut st = RolloutStats::new(2);

@@ -50,7 +50,11 @@ struct JsonStatus {
 /// The state's name in lower case (`running`, `done`, ...).
 pub fn state_name(state: i32) -> String {
     v1::JobState::try_from(state)
-        .map(|s| s.as_str_name().trim_start_matches("JOB_STATE_").to_lowercase())
+        .map(|s| {
+            s.as_str_name()
+                .trim_start_matches("JOB_STATE_")
+                .to_lowercase()
+        })
         .unwrap_or_else(|_| format!("unknown({state})"))
 }
 
@@ -88,28 +92,41 @@ pub fn status_error(s: tonic::Status) -> CliError {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let token = token(args.token_file.as_deref())?;
-    let mut client = job_client(&args.coordinator, token.as_deref()).map_err(CliError::msg)?;
     runtime()?.block_on(async move {
+        // The channel needs the runtime: create it inside.
+        let mut client = job_client(&args.coordinator, token.as_deref()).map_err(CliError::msg)?;
         match args.action {
             Action::List => {
-                let r = client.list_jobs(v1::ListJobsRequest {}).await.map_err(status_error)?;
+                let r = client
+                    .list_jobs(v1::ListJobsRequest {})
+                    .await
+                    .map_err(status_error)?;
                 for s in &r.into_inner().jobs {
                     print(s, args.json)?;
                 }
             }
             Action::Show { id } => {
-                let r = client.get_job(v1::GetJobRequest { job_id: id }).await.map_err(status_error)?;
+                let r = client
+                    .get_job(v1::GetJobRequest { job_id: id })
+                    .await
+                    .map_err(status_error)?;
                 print(&r.into_inner().status.unwrap_or_default(), args.json)?;
             }
             Action::Watch { id } => {
-                let mut stream =
-                    client.watch_job(v1::WatchJobRequest { job_id: id }).await.map_err(status_error)?.into_inner();
+                let mut stream = client
+                    .watch_job(v1::WatchJobRequest { job_id: id })
+                    .await
+                    .map_err(status_error)?
+                    .into_inner();
                 while let Some(s) = stream.message().await.map_err(status_error)? {
                     print(&s, args.json)?;
                 }
             }
             Action::Cancel { id } => {
-                let r = client.cancel_job(v1::CancelJobRequest { job_id: id }).await.map_err(status_error)?;
+                let r = client
+                    .cancel_job(v1::CancelJobRequest { job_id: id })
+                    .await
+                    .map_err(status_error)?;
                 print(&r.into_inner(), args.json)?;
             }
         }

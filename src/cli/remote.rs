@@ -27,22 +27,36 @@ fn is_final(state: i32) -> bool {
 /// Runs `job` on the coordinator at `url` and returns its statistics and the threads
 /// of the workers that were alive. Stop rules (--jsd, --se-target) are not
 /// available remotely yet.
-pub fn rollout(url: &str, args: &Args, job: &RolloutJob, fingerprint: &str) -> Result<(RolloutStats, usize), CliError> {
+pub fn rollout(
+    url: &str,
+    args: &Args,
+    job: &RolloutJob,
+    fingerprint: &str,
+) -> Result<(RolloutStats, usize), CliError> {
     if args.jsd || args.se_target.is_some() {
-        return Err(CliError::msg("--jsd and --se-target are not available with --coordinator yet"));
+        return Err(CliError::msg(
+            "--jsd and --se-target are not available with --coordinator yet",
+        ));
     }
     if args.net != "default" {
-        return Err(CliError::msg("workers run the default nets: use --net default with --coordinator"));
+        return Err(CliError::msg(
+            "workers run the default nets: use --net default with --coordinator",
+        ));
     }
     let token = token(args.token_file.as_deref())?;
-    let mut client = job_client(url, token.as_deref()).map_err(CliError::msg)?;
     let spec = rollout_to_wire(job, args.trials, args.batch, fingerprint);
-    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.trials) };
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.trials)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
             .map_err(|e| CliError::msg(e.to_string()))?,
     );
     runtime()?.block_on(async move {
+        // The channel needs the runtime: create it inside.
+        let mut client = job_client(url, token.as_deref()).map_err(CliError::msg)?;
         let submitted = client
             .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
             .await
@@ -55,12 +69,23 @@ pub fn rollout(url: &str, args: &Args, job: &RolloutJob, fingerprint: &str) -> R
         let last = follow(&mut client, id, &bar).await?;
         bar.finish_and_clear();
         if last.state != v1::JobState::Done as i32 {
-            return Err(CliError::msg(format!("job {id} {}: {}", state_name(last.state), last.message)));
+            return Err(CliError::msg(format!(
+                "job {id} {}: {}",
+                state_name(last.state),
+                last.message
+            )));
         }
-        let got = client.get_job(v1::GetJobRequest { job_id: id }).await.map_err(status_error)?.into_inner();
-        let total = stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
+        let got = client
+            .get_job(v1::GetJobRequest { job_id: id })
+            .await
+            .map_err(status_error)?
+            .into_inner();
+        let total =
+            stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
         if total.per_candidate.len() != job.candidates.len() {
-            return Err(CliError::msg("the coordinator returned another number of candidates"));
+            return Err(CliError::msg(
+                "the coordinator returned another number of candidates",
+            ));
         }
         Ok((total, last.worker_threads as usize))
     })
@@ -68,7 +93,11 @@ pub fn rollout(url: &str, args: &Args, job: &RolloutJob, fingerprint: &str) -> R
 
 /// Follows job `id` until it ends, re-watching after a dropped stream (e.g. a
 /// coordinator restart). Returns the final status.
-async fn follow(client: &mut JobClient, id: u64, bar: &ProgressBar) -> Result<v1::JobStatus, CliError> {
+async fn follow(
+    client: &mut JobClient,
+    id: u64,
+    bar: &ProgressBar,
+) -> Result<v1::JobStatus, CliError> {
     let mut errors = 0u32;
     loop {
         let err = match client.watch_job(v1::WatchJobRequest { job_id: id }).await {
@@ -91,14 +120,21 @@ async fn follow(client: &mut JobClient, id: u64, bar: &ProgressBar) -> Result<v1
             Err(e) => Some(e),
         };
         if let Some(e) = &err {
-            if matches!(e.code(), tonic::Code::Unauthenticated | tonic::Code::NotFound | tonic::Code::PermissionDenied) {
+            if matches!(
+                e.code(),
+                tonic::Code::Unauthenticated
+                    | tonic::Code::NotFound
+                    | tonic::Code::PermissionDenied
+            ) {
                 return Err(status_error(e.clone()));
             }
         }
         errors += 1;
         if errors > MAX_WATCH_ERRORS {
             let why = err.map_or("stream ended".to_string(), |e| e.message().to_string());
-            return Err(CliError::msg(format!("lost job {id} on the coordinator: {why}")));
+            return Err(CliError::msg(format!(
+                "lost job {id} on the coordinator: {why}"
+            )));
         }
         tokio::time::sleep(Duration::from_millis(500 * u64::from(errors.min(10)))).await;
     }

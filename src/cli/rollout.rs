@@ -176,7 +176,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(url) = &args.coordinator {
         let (fp, start) = (fingerprint(&eval).to_string(), Instant::now());
         let (total, threads) = super::remote::rollout(url, &args, &job, &fp)?;
-        return report(&args, &job, &total, dice, &fp, start.elapsed().as_secs_f64(), threads);
+        let secs = start.elapsed().as_secs_f64();
+        return report(&args, &job, &total, dice, &fp, secs, threads);
     }
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)

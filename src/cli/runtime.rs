@@ -18,10 +18,16 @@ pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Fails only when a subscriber is already set: keep that one.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .try_init();
 }
 
 /// The token in `path`, if one was given.
 pub fn token(path: Option<&std::path::Path>) -> Result<Option<String>, CliError> {
-    path.map(|p| bgfarm_proto::client::read_token(p).map_err(CliError::msg)).transpose()
+    path.map(|p| bgfarm_proto::client::read_token(p).map_err(CliError::msg))
+        .transpose()
 }

@@ -49,7 +49,9 @@ async fn stop_signal() {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.lease_timeout.is_finite() && (0.1..=86_400.0).contains(&args.lease_timeout)) {
-        return Err(CliError::msg("--lease-timeout must be between 0.1 and 86400 seconds"));
+        return Err(CliError::msg(
+            "--lease-timeout must be between 0.1 and 86400 seconds",
+        ));
     }
     if args.max_attempts == 0 {
         return Err(CliError::msg("--max-attempts must be at least 1"));

@@ -27,10 +27,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if threads == 0 || threads > 4096 {
         return Err(CliError::msg("--threads must be between 1 and 4096"));
     }
-    let cfg = WorkerConfig { coordinator: args.coordinator, token: token(args.token_file.as_deref())?, threads };
+    let cfg = WorkerConfig {
+        coordinator: args.coordinator,
+        token: token(args.token_file.as_deref())?,
+        threads,
+    };
     init_logging();
     runtime()?.block_on(async move {
         let shutdown = bgfarm_worker::listen_for_shutdown();
-        bgfarm_worker::run(cfg, shutdown).await.map_err(|e| CliError::msg(e.to_string()))
+        bgfarm_worker::run(cfg, shutdown)
+            .await
+            .map_err(|e| CliError::msg(e.to_string()))
     })
 }

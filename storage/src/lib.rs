@@ -63,7 +63,10 @@ impl Store {
             Some(v) => {
                 let found = <[u8; 4]>::try_from(v.as_ref()).map(u32::from_be_bytes).ok();
                 if found != Some(SCHEMA_VERSION) {
-                    return Err(StoreError::Schema { found, expected: SCHEMA_VERSION });
+                    return Err(StoreError::Schema {
+                        found,
+                        expected: SCHEMA_VERSION,
+                    });
                 }
             }
         }
@@ -79,7 +82,8 @@ impl Store {
 
     /// Writes a job record and flushes it.
     pub fn put_job(&self, job: &JobRecord) -> Result<(), StoreError> {
-        self.jobs.insert(job.id.to_be_bytes(), serde_json::to_vec(job)?)?;
+        self.jobs
+            .insert(job.id.to_be_bytes(), serde_json::to_vec(job)?)?;
         self.flush()
     }
 
@@ -96,7 +100,10 @@ impl Store {
     /// Call [`Store::flush`] before acknowledging an [`PutOutcome::Inserted`].
     pub fn put_result(&self, job: u64, batch: u64, bytes: &[u8]) -> Result<PutOutcome, StoreError> {
         let key = result_key(job, batch);
-        match self.results.compare_and_swap(key, None as Option<&[u8]>, Some(bytes))? {
+        match self
+            .results
+            .compare_and_swap(key, None as Option<&[u8]>, Some(bytes))?
+        {
             Ok(()) => Ok(PutOutcome::Inserted),
             Err(e) => match e.current {
                 Some(cur) if cur.as_ref() == bytes => Ok(PutOutcome::Same),
@@ -144,12 +151,21 @@ mod tests {
         {
             let s = Store::open(&dir).expect("open");
             let id = s.next_job_id().expect("id");
-            let rec = JobRecord { id, state: JobState::Running, message: String::new(), spec: vec![1, 2], batches: 3 };
+            let rec = JobRecord {
+                id,
+                state: JobState::Running,
+                message: String::new(),
+                spec: vec![1, 2],
+                batches: 3,
+            };
             s.put_job(&rec).expect("job");
             assert_eq!(s.put_result(id, 1, b"b1"), Ok(PutOutcome::Inserted));
             assert_eq!(s.put_result(id, 0, b"b0"), Ok(PutOutcome::Inserted));
             assert_eq!(s.put_result(id, 1, b"b1"), Ok(PutOutcome::Same));
-            assert_eq!(s.put_result(id, 1, b"xx"), Ok(PutOutcome::Different(b"b1".to_vec())));
+            assert_eq!(
+                s.put_result(id, 1, b"xx"),
+                Ok(PutOutcome::Different(b"b1".to_vec()))
+            );
             s.put_result(id + 1, 0, b"other").expect("other job");
             s.flush().expect("flush");
         }
@@ -172,7 +188,10 @@ mod tests {
             db.insert(SCHEMA_KEY, &99u32.to_be_bytes()).expect("insert");
             db.flush().expect("flush");
         }
-        let err = Store::open(&dir).err().map(|e| e.to_string()).unwrap_or_default();
+        let err = Store::open(&dir)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(err.contains("schema version 99"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -15,7 +15,10 @@ pub enum JobState {
 impl JobState {
     /// True for a state the job never leaves.
     pub fn is_final(self) -> bool {
-        matches!(self, JobState::Done | JobState::Cancelled | JobState::Failed)
+        matches!(
+            self,
+            JobState::Done | JobState::Cancelled | JobState::Failed
+        )
     }
 }
 

@@ -19,7 +19,12 @@ impl Backoff {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        Backoff { base, cap, attempt: 0, rng: t ^ (u64::from(std::process::id()) << 32) | 1 }
+        Backoff {
+            base,
+            cap,
+            attempt: 0,
+            rng: t ^ (u64::from(std::process::id()) << 32) | 1,
+        }
     }
 
     /// SplitMix64: plenty for jitter.
@@ -33,11 +38,18 @@ impl Backoff {
 
     /// The next delay.
     pub fn next_delay(&mut self) -> Duration {
-        let d = self.base.saturating_mul(1u32 << self.attempt.min(20)).min(self.cap);
+        let d = self
+            .base
+            .saturating_mul(1u32 << self.attempt.min(20))
+            .min(self.cap);
         self.attempt = self.attempt.saturating_add(1);
         let half = d / 2;
         let nanos = half.as_nanos() as u64;
-        let extra = if nanos == 0 { 0 } else { self.next_u64() % (nanos + 1) };
+        let extra = if nanos == 0 {
+            0
+        } else {
+            self.next_u64() % (nanos + 1)
+        };
         half + Duration::from_nanos(extra)
     }
 

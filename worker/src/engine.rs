@@ -10,6 +10,12 @@ use bgfarm_engine::eval::neural::NeuralEvaluator;
 /// once per process).
 pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
     let bytes = bgfarm_engine::eval::default_nets::BYTES;
-    let load = |prefix: &str| load_bundle(bytes, prefix).map_err(|e| format!("built-in nets ({prefix}): {e}"));
-    Ok(NeuralEvaluator { contact: load("contact.")?, race: load("race.")?, endgame: Some(BearoffDb::global()) })
+    let load = |prefix: &str| {
+        load_bundle(bytes, prefix).map_err(|e| format!("built-in nets ({prefix}): {e}"))
+    };
+    Ok(NeuralEvaluator {
+        contact: load("contact.")?,
+        race: load("race.")?,
+        endgame: Some(BearoffDb::global()),
+    })
 }

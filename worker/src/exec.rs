@@ -13,18 +13,35 @@ pub fn run_lease(
     lease: &v1::Lease,
     cache: &FirstPlyCache,
 ) -> Result<v1::BatchStats, String> {
-    let Some(v1::JobSpec { kind: Some(v1::job_spec::Kind::Rollout(spec)) }) = &lease.spec else {
+    let Some(v1::JobSpec {
+        kind: Some(v1::job_spec::Kind::Rollout(spec)),
+    }) = &lease.spec
+    else {
         return Err("lease without a rollout spec".into());
     };
     // Results computed by another engine would break the determinism contract.
     if spec.fingerprint != fingerprint {
-        return Err(format!("job needs engine {}, this worker is {fingerprint}", spec.fingerprint));
+        return Err(format!(
+            "job needs engine {}, this worker is {fingerprint}",
+            spec.fingerprint
+        ));
     }
     if lease.trial_start > lease.trial_end || lease.trial_end > spec.trials {
-        return Err(format!("trial range {}..{} outside 0..{}", lease.trial_start, lease.trial_end, spec.trials));
+        return Err(format!(
+            "trial range {}..{} outside 0..{}",
+            lease.trial_start, lease.trial_end, spec.trials
+        ));
     }
     let job = rollout_from_wire(spec).map_err(|e| e.0)?;
     let mut scratch = TrialScratch::new(eval);
-    let stats = run_batch(&job, eval, None, lease.trial_start..lease.trial_end, &lease.active, Some(cache), &mut scratch);
+    let stats = run_batch(
+        &job,
+        eval,
+        None,
+        lease.trial_start..lease.trial_end,
+        &lease.active,
+        Some(cache),
+        &mut scratch,
+    );
     Ok(stats_to_wire(&stats))
 }

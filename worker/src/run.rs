@@ -27,10 +27,13 @@ const ERRORS: (Duration, Duration) = (Duration::from_millis(200), Duration::from
 
 fn fatal(s: &tonic::Status) -> Option<WorkerError> {
     match s.code() {
-        Code::Unauthenticated | Code::PermissionDenied => {
-            Some(WorkerError::Refused(format!("coordinator refused the worker token: {}", s.message())))
+        Code::Unauthenticated | Code::PermissionDenied => Some(WorkerError::Refused(format!(
+            "coordinator refused the worker token: {}",
+            s.message()
+        ))),
+        Code::FailedPrecondition | Code::InvalidArgument => {
+            Some(WorkerError::Refused(s.message().to_string()))
         }
-        Code::FailedPrecondition | Code::InvalidArgument => Some(WorkerError::Refused(s.message().to_string())),
         _ => None,
     }
 }
@@ -60,7 +63,8 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         .thread_name(|i| format!("bgfarm-trials-{i}"))
         .build()
         .map_err(|e| WorkerError::Engine(format!("cannot start {threads} threads: {e}")))?;
-    let client = worker_client(&cfg.coordinator, cfg.token.as_deref()).map_err(WorkerError::Refused)?;
+    let client =
+        worker_client(&cfg.coordinator, cfg.token.as_deref()).map_err(WorkerError::Refused)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
     let mut w = Worker {
         client,
@@ -91,7 +95,11 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
             info!("every held batch handed in: stopping");
             return Ok(());
         }
-        let want = if phase == 0 { w.threads.saturating_sub(w.held.len()) } else { 0 };
+        let want = if phase == 0 {
+            w.threads.saturating_sub(w.held.len())
+        } else {
+            0
+        };
         let mut wait = None;
         if want > 0 || !w.finished.is_empty() || !w.failed.is_empty() {
             match w.exchange(want).await {
@@ -193,9 +201,16 @@ impl Worker {
         self.finished.clear();
         self.failed.clear();
         for a in &resp.acks {
-            let verdict = v1::ResultVerdict::try_from(a.verdict).unwrap_or(v1::ResultVerdict::Unspecified);
-            if !matches!(verdict, v1::ResultVerdict::Accepted | v1::ResultVerdict::Duplicate) {
-                warn!(verdict = verdict.as_str_name(), "result not accepted: {}", a.message);
+            let verdict =
+                v1::ResultVerdict::try_from(a.verdict).unwrap_or(v1::ResultVerdict::Unspecified);
+            if !matches!(
+                verdict,
+                v1::ResultVerdict::Accepted | v1::ResultVerdict::Duplicate
+            ) {
+                warn!(
+                    verdict = verdict.as_str_name(),
+                    "result not accepted: {}", a.message
+                );
             }
         }
         let n = resp.leases.len();
@@ -227,9 +242,16 @@ impl Worker {
     fn collect(&mut self, (b, r): Done) {
         self.held.retain(|h| *h != b);
         match r {
-            Ok(stats) => self.finished.push(v1::BatchResult { batch: Some(b), stats: Some(stats) }),
+            Ok(stats) => self.finished.push(v1::BatchResult {
+                batch: Some(b),
+                stats: Some(stats),
+            }),
             Err(e) => {
-                warn!(job = b.job_id, batch = b.batch_index, "cannot run batch, giving it back: {e}");
+                warn!(
+                    job = b.job_id,
+                    batch = b.batch_index,
+                    "cannot run batch, giving it back: {e}"
+                );
                 self.failed.push(b);
             }
         }
@@ -239,12 +261,18 @@ impl Worker {
         if self.held.is_empty() {
             return;
         }
-        let req = v1::HeartbeatRequest { worker_id: self.id.clone(), held: self.held.clone() };
+        let req = v1::HeartbeatRequest {
+            worker_id: self.id.clone(),
+            held: self.held.clone(),
+        };
         match self.client.heartbeat(req).await {
             Ok(r) => {
                 let drop = r.into_inner().drop;
                 if !drop.is_empty() {
-                    debug!(n = drop.len(), "coordinator no longer needs some held batches");
+                    debug!(
+                        n = drop.len(),
+                        "coordinator no longer needs some held batches"
+                    );
                 }
             }
             Err(s) => warn!("heartbeat failed: {}", s.message()),
@@ -262,7 +290,10 @@ impl Worker {
         let n = req.released.len();
         match self.client.exchange(req).await {
             Ok(_) => info!(released = n, "held batches released"),
-            Err(s) => warn!("cannot release held batches ({}); their leases will expire", s.message()),
+            Err(s) => warn!(
+                "cannot release held batches ({}); their leases will expire",
+                s.message()
+            ),
         }
     }
 }

@@ -9,7 +9,10 @@ use tracing::{info, warn};
 /// A counter of shutdown signals received (0: run, 1: drain, 2+: release and stop).
 pub fn listen() -> watch::Receiver<u8> {
     let (tx, rx) = watch::channel(0u8);
-    let (int, term) = match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+    let (int, term) = match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
         (Ok(i), Ok(t)) => (i, t),
         (Err(e), _) | (_, Err(e)) => {
             warn!("cannot listen for signals, shutdown will not be graceful: {e}");

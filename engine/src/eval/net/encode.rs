@@ -40,13 +40,6 @@ impl Default for SparseInputs {
 }
 
 impl SparseInputs {
-    #[inline]
-    fn push(&mut self, i: usize, v: f32) {
-        self.idx[self.len] = i as u16;
-        self.val[self.len] = v;
-        self.len += 1;
-    }
-
     /// The non-zero entries.
     pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
         self.idx[..self.len]
@@ -118,7 +111,10 @@ pub fn globals(pos: &Position) -> [f32; 6] {
 pub fn encode(pos: &Position, out: &mut SparseInputs) {
     let p = pos.pips();
     let mut len = 0usize;
-    for (point, &c) in p.iter().enumerate().take(25).skip(1) {
+    // Indexing a `[i8; 26]` with 1..25 needs no bounds check; an `enumerate().skip(1)`
+    // iterator here compiled into a call per step.
+    for point in 1..25 {
+        let c = p[point];
         let n = c.unsigned_abs();
         // The opponent's checkers are numbered from its side: its point 25 - point.
         let base = if c > 0 {
@@ -132,16 +128,17 @@ pub fn encode(pos: &Position, out: &mut SparseInputs) {
         val.copy_from_slice(&[1.0, 1.0, 1.0, f32::from(n.saturating_sub(3)) * 0.5]);
         len += usize::from(n.min(4));
     }
-    out.len = len;
     let g = globals(pos);
     for (side, base) in GLOBAL_BASE.into_iter().enumerate() {
         for k in 0..3 {
+            // Written ahead, kept when non-zero.
             let v = g[side * 3 + k];
-            if v != 0.0 {
-                out.push(base + k, v);
-            }
+            out.idx[len] = (base + k) as u16;
+            out.val[len] = v;
+            len += usize::from(v != 0.0);
         }
     }
+    out.len = len;
 }
 
 /// Appends the unit differences of one side's point going from `old` to `new`

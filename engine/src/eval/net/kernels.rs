@@ -165,7 +165,7 @@ fn accumulate(w: Weights<'_>, pre: &mut [f32], idx: &[u16], val: &[f32]) {
 
 /// Hidden units per register block of [`accumulate`]: 32 = 4 AVX2 or 8 SSE2
 /// registers of accumulators.
-const BLOCK: usize = 32;
+const BLOCK: usize = 64;
 
 #[inline(always)]
 fn accumulate_block<const B: usize>(

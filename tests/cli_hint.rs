@@ -1,0 +1,216 @@
+//! `bgfarm hint`, `bgfarm bench hint` and `bgfarm filter-study` through the built
+//! binary: JSON fields, ranking order, agreement with `bgfarm moves`, independence
+//! from the thread count, custom filters, CSV output, and exit code 2 with a
+//! one-line message for bad input.
+
+use std::process::{Command, Output};
+
+fn bgfarm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
+        .args(args)
+        .output()
+        .expect("run the bgfarm binary")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = bgfarm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// A middle-game position (from the oracle bench) and its roll.
+const POS: &str = "sM/BATBmzsIBMA";
+
+fn moves_of(v: &serde_json::Value) -> &Vec<serde_json::Value> {
+    v["moves"].as_array().expect("moves array")
+}
+
+#[test]
+fn hint_json_ranks_every_legal_play() {
+    let v = json(&["hint", POS, "13", "--ply", "1", "--json"]);
+    let moves = moves_of(&v);
+    let legal = json(&["moves", POS, "13", "--json"]);
+    let mut want: Vec<&str> = moves_of(&legal)
+        .iter()
+        .map(|m| m["result"].as_str().unwrap_or(""))
+        .collect();
+    let mut got: Vec<&str> = moves
+        .iter()
+        .map(|m| m["result"].as_str().unwrap_or("?"))
+        .collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want, "the same plays as `bgfarm moves`");
+    let mut last = (u64::MAX, f64::INFINITY);
+    for m in moves {
+        assert!(m["move"].as_str().is_some_and(|s| !s.is_empty()));
+        let probs = m["probs"].as_array().expect("probs");
+        assert_eq!(probs.len(), 5);
+        assert!(probs
+            .iter()
+            .all(|p| (0.0..=1.0).contains(&p.as_f64().unwrap_or(-1.0))));
+        let eq = m["equity"].as_f64().expect("equity");
+        let ply = m["ply"].as_u64().expect("ply");
+        assert!(ply <= 1);
+        // Deepest ply first, then by equity.
+        assert!(
+            ply < last.0 || (ply == last.0 && eq <= last.1 + 1e-9),
+            "{m}"
+        );
+        last = (ply, eq);
+    }
+    assert_eq!(moves[0]["ply"], 1);
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["filter"], "normal");
+}
+
+#[test]
+fn two_ply_hint_of_the_opening_roll() {
+    let v = json(&["hint", "4HPwATDgc/ABMA", "31", "--json"]);
+    let moves = moves_of(&v);
+    assert_eq!(moves.len(), 16);
+    assert_eq!(moves[0]["ply"], 2);
+    assert_eq!(v["ply"], 2);
+}
+
+#[test]
+fn threads_and_cache_do_not_change_the_hint() {
+    let strip = |mut v: serde_json::Value| {
+        v["seconds"] = serde_json::Value::Null;
+        v
+    };
+    let base = ["hint", POS, "66", "--ply", "1", "--json"];
+    let one = strip(json(&[&base[..], &["--threads", "1"]].concat()));
+    let two = strip(json(
+        &[&base[..], &["--threads", "2", "--cache-mib", "0"]].concat(),
+    ));
+    assert_eq!(one, two);
+}
+
+#[test]
+fn custom_filter_equals_its_preset() {
+    let strip = |mut v: serde_json::Value| {
+        v["seconds"] = serde_json::Value::Null;
+        v["filter"] = serde_json::Value::Null;
+        v
+    };
+    let preset = strip(json(&[
+        "hint", POS, "42", "--ply", "1", "--filter", "normal", "--json",
+    ]));
+    let custom = strip(json(&[
+        "hint",
+        POS,
+        "42",
+        "--ply",
+        "1",
+        "--filter",
+        "0:8:0.16,2:2:0.04",
+        "--json",
+    ]));
+    assert_eq!(preset, custom);
+    // A one-play filter stops at 0-ply.
+    let one = json(&[
+        "hint", POS, "42", "--ply", "2", "--filter", "0:1:0", "--json",
+    ]);
+    assert!(moves_of(&one).iter().all(|m| m["ply"] == 0));
+}
+
+#[test]
+fn hint_table_shows_differences() {
+    let out = bgfarm(&["hint", POS, "13", "--ply", "0"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("equity"), "{text}");
+    assert!(text.contains("diff"), "{text}");
+    assert!(
+        text.lines().nth(3).is_some_and(|l| l.contains("  -0.")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_roll_without_a_legal_play() {
+    // The player on roll is on the bar against a closed board.
+    let v = json(&["hint", "27YBADgA8P8DQA", "66", "--json"]);
+    assert_eq!(moves_of(&v).len(), 0);
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_with_code_2() {
+    for args in [
+        &["hint", POS, "13", "--filter", "nrmal"][..],
+        &["hint", POS, "13", "--filter", "0:8"],
+        &["hint", POS, "13", "--ply", "9"],
+        &["hint", POS, "19"],
+        &["hint", POS],
+        &["hint", "not-an-id", "31"],
+        &["hint", POS, "31", "--threads", "0"],
+        &["bench", "hint", "--class", "backgame"],
+        &["bench", "hint", "--file", "/nonexistent/bench.jsonl"],
+        &["filter-study", "--ply", "0", "--decisions", "5"],
+        &["filter-study", "--decisions", "0"],
+        &["filter-study", "--decisions", "5", "--filters", "bogus"],
+    ] {
+        let out = bgfarm(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error:"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_hint_reports_each_class() {
+    let v = json(&[
+        "bench", "hint", "--ply", "1", "--class", "race", "--limit", "6", "--json",
+    ]);
+    assert_eq!(v["all"]["positions"], 6);
+    assert_eq!(v["classes"]["race"]["positions"], 6);
+    for key in ["best_0ply", "best_nply", "best_gnubg"] {
+        let x = v["all"][key].as_f64().unwrap_or(-1.0);
+        assert!((0.0..=1.0).contains(&x), "{key} = {x}");
+    }
+    for key in ["loss_0ply", "loss_nply", "loss_gnubg", "ms_per_hint"] {
+        assert!(v["all"][key].as_f64().unwrap_or(-1.0) >= 0.0, "{key}");
+    }
+}
+
+#[test]
+fn filter_study_writes_its_table_and_csv() {
+    let dir = std::env::temp_dir().join(format!("bgfarm-filter-study-{}", std::process::id()));
+    let d = dir.to_string_lossy().to_string();
+    let v = json(&[
+        "filter-study",
+        "--ply",
+        "1",
+        "--decisions",
+        "6",
+        "--filters",
+        "normal",
+        "0:2:0.05",
+        "--out",
+        &d,
+        "--json",
+    ]);
+    let rows = v["filters"].as_array().expect("filters");
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["filter"], "all");
+    assert_eq!(rows[0]["agree"], 1.0);
+    assert_eq!(rows[0]["speedup_evals"], 1.0);
+    assert_eq!(rows[2]["ladder"], "0:2:0.05");
+    for r in rows {
+        assert_eq!(r["decisions"], 6);
+        assert!(r["mean_loss"].as_f64().unwrap_or(-1.0) >= 0.0);
+        assert!(r["speedup_evals"].as_f64().unwrap_or(0.0) >= 1.0);
+    }
+    let csv = std::fs::read_to_string(dir.join("filter-study.csv")).expect("filter-study.csv");
+    assert_eq!(csv.lines().count(), 4);
+    assert!(csv.starts_with("filter,ladder,decisions,agree,mean_loss,se,misses_020"));
+    let dec = std::fs::read_to_string(dir.join("decisions.csv")).expect("decisions.csv");
+    assert_eq!(dec.lines().count(), 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}
