@@ -10,8 +10,8 @@
 # its "world class" chequer setting, on one thread; its start-up time (measured with
 # the same script without the hints) is subtracted.
 #
-# Needs: cargo (or BGFARM=path/to/bgfarm); gnubg on PATH for the comparison (skipped
-# with a message otherwise). Usage: scripts/bench-hint-vs-gnubg.sh [N_POSITIONS]
+# Needs: cargo (or BGFARM=path/to/bgfarm); gnubg on PATH or in /usr/games for the
+# comparison (skipped with a message otherwise). Usage: scripts/bench-hint-vs-gnubg.sh [N_POSITIONS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +29,10 @@ best=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"best_nply":\([0-9.e+-]*\).*
 printf 'bgfarm: %.1f ms per hint; GNU Backgammon 2-ply best play chosen in %.1f%%\n' \
     "$ms" "$(awk -v b="$best" 'BEGIN { print 100 * b }')"
 
-if ! command -v gnubg >/dev/null 2>&1; then
+# Debian installs it as /usr/games/gnubg, which is not always on PATH.
+gnubg=$(command -v gnubg || true)
+[ -z "$gnubg" ] && [ -x /usr/games/gnubg ] && gnubg=/usr/games/gnubg
+if [ -z "$gnubg" ]; then
     echo "gnubg is not installed: skipping the GNU Backgammon side (install it, e.g." \
         "apt-get install gnubg, and run this script again)"
     exit 0
@@ -52,8 +55,9 @@ EOF
 header >"$tmp/empty.gnubg"
 echo quit >>"$tmp/empty.gnubg"
 header >"$tmp/hints.gnubg"
-sed -n 's/^{"pos":"\([^"]*\)","dice":\[\([1-6]\),\([1-6]\)\],"class":"contact".*/\1 \2 \3/p' "$bench" |
-    head -n "$n" |
+sed -n 's/^{"pos":"\([^"]*\)","dice":\[\([1-6]\),\([1-6]\)\],"class":"contact".*/\1 \2 \3/p' "$bench" \
+    >"$tmp/contact.txt"
+head -n "$n" "$tmp/contact.txt" |
     while read -r pos d1 d2; do
         printf 'set board %s\nset dice %s %s\nhint\n' "$pos" "$d1" "$d2"
     done >>"$tmp/hints.gnubg"
@@ -62,7 +66,7 @@ echo quit >>"$tmp/hints.gnubg"
 seconds() {
     local start end
     start=$(date +%s.%N)
-    gnubg -t -q <"$1" >"$2" 2>&1 || true
+    "$gnubg" -t -q <"$1" >"$2" 2>&1 || true
     end=$(date +%s.%N)
     awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'
 }

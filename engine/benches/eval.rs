@@ -4,6 +4,8 @@
 //!
 //! - `eval_contact/forward`: `Net::forward` of the default contact net on each
 //!   position (encode + hidden layer + outputs); throughput = positions.
+//! - `eval_contact/forward_sse2` (the build's baseline level): the same kernels
+//!   without AVX2, to check that the runtime-detected path pays.
 //! - `eval_contact/evaluate_with`: the same through `NeuralEvaluator::evaluate_with`
 //!   (terminal and contact checks, sanitizing).
 //! - `eval_moves/*`: every legal move of each position's roll (moves generated
@@ -52,10 +54,11 @@ fn bench_eval(c: &mut Criterion) {
     let positions = contact_positions();
     let eval = evaluator();
     eprintln!(
-        "contact net {}-{}-5, {} contact positions",
+        "contact net {}-{}-5, {} contact positions, SIMD level {}",
         bgfarm_engine::eval::net::encode::INPUTS,
         eval.contact.hidden(),
-        positions.len()
+        positions.len(),
+        bgfarm_engine::eval::net::SimdLevel::detect()
     );
     let mut scratch = eval.scratch();
     let mut net_scratch = eval.contact.scratch();
@@ -67,6 +70,18 @@ fn bench_eval(c: &mut Criterion) {
             let mut s = 0.0f32;
             for (p, _) in &positions {
                 s += eval.contact.forward(black_box(p), &mut net_scratch)[0];
+            }
+            black_box(s)
+        })
+    });
+    let baseline = bgfarm_engine::eval::net::SimdLevel::baseline();
+    group.bench_function(format!("forward_{baseline}"), |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, _) in &positions {
+                s += eval
+                    .contact
+                    .forward_with_level(baseline, black_box(p), &mut net_scratch)[0];
             }
             black_box(s)
         })

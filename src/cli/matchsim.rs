@@ -127,7 +127,7 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.matches < 2 || args.matches % 2 != 0 {
+    if args.matches < 2 || args.matches & 1 == 1 {
         return Err(CliError::msg(format!(
             "--matches must be even and at least 2 (matches are played in duplicate pairs), got {}",
             args.matches

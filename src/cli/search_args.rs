@@ -123,18 +123,14 @@ impl Engine {
                     // ~1 microsecond a play: not worth a task each.
                     let mut s = self.searcher();
                     for c in slice {
-                        c.probs = s.move_probs(&c.mv, 0);
-                        c.ply = 0;
+                        s.evaluate_candidate(c, 0);
                     }
                     return;
                 }
-                slice.par_iter_mut().with_max_len(1).for_each_init(
-                    || self.searcher(),
-                    |s, c| {
-                        c.probs = s.move_probs(&c.mv, p);
-                        c.ply = p;
-                    },
-                );
+                slice
+                    .par_iter_mut()
+                    .with_max_len(1)
+                    .for_each_init(|| self.searcher(), |s, c| s.evaluate_candidate(c, p));
             });
         });
         cands

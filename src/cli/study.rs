@@ -204,7 +204,7 @@ fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
 
 /// Checks the shared options and prepares the output directory.
 fn prepare(c: &Common) -> Result<(MatchEquityTable, rayon::ThreadPool), CliError> {
-    if c.matches < 2 || c.matches % 2 != 0 {
+    if c.matches < 2 || c.matches & 1 == 1 {
         return Err(CliError::msg(format!(
             "--matches must be even and at least 2 (duplicate pairs), got {}",
             c.matches

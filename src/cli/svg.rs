@@ -31,14 +31,12 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
         .map(|m| m * mag)
         .find(|s| span / s <= 8.0)
         .unwrap_or(10.0 * mag);
-    let first = (lo / step).ceil() * step;
-    let mut out = Vec::new();
-    let mut t = first;
-    while t <= hi + step * 1e-9 {
-        out.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
-        t += step;
-    }
-    out
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    // Integer multiples of the step, rounded off to drop float noise (3 * 0.2).
+    (first..=last)
+        .map(|k| ((k as f64 * step) * 1e9).round() / 1e9)
+        .collect()
 }
 
 fn escape(s: &str) -> String {

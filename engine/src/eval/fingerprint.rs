@@ -27,7 +27,11 @@ pub struct Fingerprint {
 
 impl fmt::Display for Fingerprint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bgfarm-{}/nets:{:016x}/{}", self.version, self.nets, self.simd)
+        write!(
+            f,
+            "bgfarm-{}/nets:{:016x}/{}",
+            self.version, self.nets, self.simd
+        )
     }
 }
 

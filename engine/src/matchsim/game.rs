@@ -168,10 +168,8 @@ impl<'a> Table<'a> {
                         // `pos` is seen by the loser.
                         let gammon = t.0[3] > 0.5;
                         let backgammon = t.0[4] > 0.5;
-                        let counts = match rules {
-                            Rules::Money { jacoby: true } if owner.is_none() => false,
-                            _ => true,
-                        };
+                        let counts =
+                            !matches!(rules, Rules::Money { jacoby: true } if owner.is_none());
                         let mult = if counts {
                             1 + u32::from(gammon) + u32::from(backgammon)
                         } else {

@@ -2,8 +2,9 @@
 //!
 //! Deep searches and rollouts meet the same positions again and again (the replies
 //! to the 21 rolls after different plays, the first turns of every rollout trial),
-//! and an n-ply value costs from ~20 (1-ply) to ~9,000 (2-ply) network evaluations.
-//! The cache maps (position, ply, evaluation context) to the cubeless probabilities.
+//! and an n-ply value costs ~150 (1-ply) to ~3,000 (2-ply) network evaluations with
+//! the default reply pruning. The cache maps (position, ply, evaluation context) to
+//! the cubeless probabilities.
 //!
 //! Layout: a power-of-two table of 64-byte buckets (one cache line each) of two
 //! 32-byte slots, each four `AtomicU64` words: a check word, then the five `f32`
@@ -26,6 +27,13 @@
 //! 0-ply one a single evaluation, so a flood of 0-ply values must not push the deep
 //! ones out. Statistics are counted by each searcher and added to the cache's totals
 //! when the searcher is dropped, so the hot path touches no shared counter.
+//!
+//! Measured (`search::measure` tests, release build, 1M slots = 32 MiB, keys of
+//! real positions, on this project's shared and busy 2-core machine, three runs): a
+//! lookup-store-lookup round costs 81-140 ns per operation on one thread and
+//! 134-215 ns on two, against 204-386 ns and 181-267 ns for the same table behind
+//! 1,024 striped mutexes. Most of it is the memory access itself: a 32 MiB table
+//! does not fit in the CPU caches.
 
 use crate::eval::Probs;
 use crate::position::Position;

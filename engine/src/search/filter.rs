@@ -160,8 +160,11 @@ pub struct MoveFilter {
     name: Option<&'static str>,
 }
 
-/// GNU Backgammon 1.07's presets: (name, 0-ply step, 2-ply step) as (count, threshold).
-const GNU_PRESETS: [(&str, (u16, f32), (u16, f32)); 5] = [
+/// A step's (count, threshold).
+type CountThreshold = (u16, f32);
+
+/// GNU Backgammon 1.07's presets: (name, 0-ply step, 2-ply step).
+const GNU_PRESETS: [(&str, CountThreshold, CountThreshold); 5] = [
     ("tiny", (5, 0.08), (2, 0.02)),
     ("narrow", (8, 0.12), (2, 0.03)),
     ("normal", (8, 0.16), (2, 0.04)),
@@ -344,7 +347,7 @@ fn parse_step(s: &str, whole: &str) -> Result<FilterStep, ParseError> {
         m => m
             .parse()
             .ok()
-            .filter(|&m| m >= 1 && m < ALL)
+            .filter(|m| (1..ALL).contains(m))
             .ok_or_else(|| bad("MAX must be a count of at least 1, or all"))?,
     };
     let threshold: f32 = match parts[2] {

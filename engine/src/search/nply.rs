@@ -14,11 +14,13 @@
 //! 0-ply, as in `engine/testdata/oracle/bench.jsonl` (`eq1`, `eq2`).
 //!
 //! Pruning pass ([`Pruning`]): choosing each reply by the full network costs one
-//! evaluation per legal reply, ~95% of a 2-ply search. With pruning on, all replies
-//! are first ranked by PubEval (a linear score, ~20x cheaper than a network
-//! evaluation), the best `keep` are re-scored by the network, and the best of those
-//! is the reply. GNU Backgammon does the same with its small pruning networks
-//! (keeping ~5 to 10). With pruning off every reply is scored by the network.
+//! evaluation per legal reply, nearly all the work of a search. With pruning on, all
+//! replies are first ranked by PubEval (a linear score of the board, no hidden
+//! layer), the best `keep` are re-scored by the network, and the best of those is
+//! the reply. GNU Backgammon does the same with its small pruning networks (keeping
+//! ~5 to 10). With pruning off every reply is scored by the network. Measured on 40
+//! contact decisions (`search::measure`): 2-ply hints with the normal filter made
+//! 13,200 network evaluations each with the default pruning against 34,500 without.
 //!
 //! A [`Searcher`] holds one thread's scratch space and move generator; create one per
 //! thread and share the evaluator and the [`EvalCache`]. Values are pure functions of

@@ -45,8 +45,9 @@ impl Candidate {
 /// 1. `eval_at(all, 0)`; sort by equity.
 /// 2. For each ply `p` in `0..depth` with a step in the ladder: evaluate the survivors
 ///    at `p` (for `p > 0`), sort them, keep
-///    [`FilterStep::survivors`](super::FilterStep::survivors); when a single play survives, stop: it is the
-///    choice (its value stays at the ply it reached). Plies without a step are skipped.
+///    [`FilterStep::survivors`](super::FilterStep::survivors); when a single play
+///    survives, stop: it is the choice (its value stays at the ply it reached).
+///    Plies without a step are skipped.
 /// 3. `eval_at(survivors, depth)`; sort them.
 ///
 /// `eval_at(slice, p)` must set `probs` (for the mover) and `ply = p` of every
@@ -121,11 +122,16 @@ impl Searcher<'_> {
         moves.iter().copied().map(Candidate::new).collect()
     }
 
+    /// Evaluates one candidate at `ply` (what [`run_ladder`]'s callback does to each).
+    pub fn evaluate_candidate(&mut self, c: &mut Candidate, ply: u8) {
+        c.probs = self.move_probs(&c.mv, ply);
+        c.ply = ply;
+    }
+
     fn rank(&mut self, cands: &mut [Candidate], depth: u8, ladder: &Ladder) {
         run_ladder(cands, depth, ladder, |slice, p| {
             for c in slice {
-                c.probs = self.move_probs(&c.mv, p);
-                c.ply = p;
+                self.evaluate_candidate(c, p);
             }
         });
     }

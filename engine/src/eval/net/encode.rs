@@ -8,7 +8,8 @@
 //!
 //! Most inputs are zero (a typical position occupies 10-14 points of 48), so the
 //! encoder returns the non-zero entries only and the first layer adds one weight row
-//! per entry: about 35 rows instead of 198.
+//! per entry: about 30 rows instead of 198 (30.4 on average over the oracle
+//! benchmark's candidate positions).
 
 use crate::position::Position;
 
@@ -111,10 +112,9 @@ pub fn globals(pos: &Position) -> [f32; 6] {
 pub fn encode(pos: &Position, out: &mut SparseInputs) {
     let p = pos.pips();
     let mut len = 0usize;
-    // Indexing a `[i8; 26]` with 1..25 needs no bounds check; an `enumerate().skip(1)`
-    // iterator here compiled into a call per step.
-    for point in 1..25 {
-        let c = p[point];
+    // A plain range zipped with the slice: an `enumerate().take(25).skip(1)` chain
+    // here compiled into a call per step.
+    for (point, &c) in (1..25).zip(&p[1..25]) {
         let n = c.unsigned_abs();
         // The opponent's checkers are numbered from its side: its point 25 - point.
         let base = if c > 0 {
@@ -193,7 +193,8 @@ impl Reference {
 /// The inputs of `to` minus those of `from`, as sparse `(index, delta)` pairs in
 /// `out`: what the first layer must add to `from`'s pre-activations to get `to`'s.
 /// Returns the number of board points (1..=24) that differ; a legal move changes at
-/// most 8, where a full encoding has about 35 entries.
+/// most 8 (4.0 on average over the oracle benchmark's candidates, giving 6.3
+/// entries, at most 14), where a full encoding has about 30 entries.
 ///
 /// Only the board indices that differ are visited (a bit mask of the 26 bytes), and
 /// the checker and pip counts of `to` are `from`'s plus their changes, so the cost
@@ -276,8 +277,7 @@ mod tests {
             d[base + 2] = f32::from(u8::from(n >= 3.0));
             d[base + 3] = if n > 3.0 { (n - 3.0) / 2.0 } else { 0.0 };
         };
-        for point in 1..25 {
-            let c = p[point];
+        for (point, &c) in (1..25).zip(&p[1..25]) {
             if c > 0 {
                 units(&mut d, point_base(0, point), c as u8);
             } else if c < 0 {

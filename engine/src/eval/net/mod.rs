@@ -3,14 +3,14 @@
 //!
 //! Layout for speed: the first layer is stored input-major (one row of `hidden`
 //! weights per input), so a position costs one vector add per *non-zero* input
-//! (about 35 of 198), and the rows are contiguous `f32` slices the compiler turns
+//! (about 30 of 198), and the rows are contiguous `f32` slices the compiler turns
 //! into 8-wide SIMD adds. The hidden width is kept a multiple of 8.
 //!
 //! The arithmetic lives in [`kernels`]: 8-wide loops compiled for the baseline
 //! target and for AVX2 (picked at run time, bit-identical results), and a vectorized
 //! sigmoid for the hidden layer. Sibling positions (the candidates of one move) are
 //! evaluated from a shared [`Base`]: only the inputs a move changed are added to the
-//! parent's pre-activations (about 8 rows instead of 35).
+//! parent's pre-activations (about 6 rows instead of 30).
 //!
 //! Weights live in safetensors files (`w1` [inputs x hidden], `b1` [hidden],
 //! `w2` [5 x hidden], `b2` [5]) with metadata naming the input encoding, so a file
@@ -22,8 +22,8 @@ pub mod kernels;
 use super::{Evaluator, Probs};
 use crate::position::Position;
 use encode::{encode, encode_delta, Reference, SparseInputs, INPUTS};
-use kernels::{Weights, LANES};
 pub use kernels::SimdLevel;
+use kernels::{Weights, LANES};
 use std::collections::HashMap;
 
 /// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
@@ -103,11 +103,17 @@ impl Base {
     pub fn position(&self) -> &Position {
         self.reference.position()
     }
+
+    /// Its hidden pre-activations (for diagnostics: the range the hidden sigmoid
+    /// sees).
+    pub fn pre_activations(&self) -> &[f32] {
+        &self.pre
+    }
 }
 
 /// Beyond this many changed points [`Net::forward_from`] encodes from scratch: the
 /// delta costs up to 8 rows per point (4 per side, both sides on a hit), a full
-/// encoding about 35 rows.
+/// encoding about 30 rows.
 const MAX_DELTA_POINTS: usize = 8;
 
 impl Net {
@@ -115,7 +121,7 @@ impl Net {
     /// `seed`.
     pub fn random(hidden: usize, seed: u64) -> Net {
         assert!(
-            hidden > 0 && hidden % LANES == 0,
+            hidden > 0 && hidden.is_multiple_of(LANES),
             "hidden width must be a positive multiple of 8"
         );
         let mut rng = crate::rng::Rng::new(seed);
@@ -197,10 +203,15 @@ impl Net {
 
     /// Raw outputs for `pos`, computed from `base` (made by [`Net::set_base`] of this
     /// net) by adding only the inputs that differ: for the candidates of one move,
-    /// about 8 weight rows instead of 35. Equal to [`Net::forward`] up to float
+    /// about 6 weight rows instead of 30. Equal to [`Net::forward`] up to float
     /// rounding (a few 1e-7). Leaves the hidden activations in `scratch` but not the
     /// inputs: train with [`Net::forward`].
-    pub fn forward_from(&self, base: &Base, pos: &Position, scratch: &mut Scratch) -> [f32; OUTPUTS] {
+    pub fn forward_from(
+        &self,
+        base: &Base,
+        pos: &Position,
+        scratch: &mut Scratch,
+    ) -> [f32; OUTPUTS] {
         assert_eq!(base.pre.len(), self.hidden, "base made for another net");
         let changed = encode_delta(&base.reference, pos, &mut scratch.delta);
         if changed > MAX_DELTA_POINTS {
@@ -379,7 +390,7 @@ pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
         .tensor(&b1_name)
         .map_err(|e| err(format!("tensor {b1_name}: {e}")))?;
     let hidden = b1.shape().first().copied().unwrap_or(0);
-    if hidden == 0 || hidden % LANES != 0 || hidden > 4096 {
+    if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > 4096 {
         return Err(err(format!(
             "hidden width {hidden} is not a multiple of 8 up to 4096"
         )));
@@ -447,6 +458,116 @@ mod tests {
         assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
         assert_eq!(load_bundle(&bundle, "contact.").unwrap().w2, net.w2);
         assert!(load_bundle(&bundle, "crashed.").is_err());
+    }
+
+    /// Positions of random games: every candidate of every roll (contact, hits,
+    /// bar, races, bear-offs).
+    fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut gen = crate::movegen::MoveGenerator::new();
+        let mut out = Vec::new();
+        let mut pos = Position::STARTING;
+        while out.len() < n {
+            let moves = gen.generate(&pos, rng.roll());
+            out.extend(moves.iter().map(|m| m.next_position()));
+            pos = match moves.len() {
+                0 => pos.switch_sides(),
+                k => moves[rng.below(k as u32) as usize].next_position(),
+            };
+            if pos.game_over() {
+                pos = Position::STARTING;
+            }
+        }
+        out
+    }
+
+    fn default_contact() -> Net {
+        load_bundle(crate::eval::default_nets::BYTES, "contact.").expect("default nets")
+    }
+
+    /// The network as first written: dense inputs, `f64`, libm `exp`.
+    fn reference_forward(net: &Net, pos: &Position) -> [f64; OUTPUTS] {
+        let mut s = SparseInputs::default();
+        encode(pos, &mut s);
+        let x = s.to_dense();
+        let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
+        let h = net.hidden;
+        let hidden: Vec<f64> = (0..h)
+            .map(|j| {
+                let pre = f64::from(net.b1[j])
+                    + (0..INPUTS)
+                        .map(|i| f64::from(x[i]) * f64::from(net.w1[i * h + j]))
+                        .sum::<f64>();
+                sig(pre)
+            })
+            .collect();
+        let mut out = [0f64; OUTPUTS];
+        for (k, o) in out.iter_mut().enumerate() {
+            let dot: f64 = (0..h)
+                .map(|j| f64::from(net.w2[k * h + j]) * hidden[j])
+                .sum();
+            *o = sig(f64::from(net.b2[k]) + dot);
+        }
+        out
+    }
+
+    #[test]
+    fn forward_matches_the_f64_reference() {
+        for net in [default_contact(), Net::random(24, 9)] {
+            let mut s = net.scratch();
+            let mut max = 0f64;
+            for pos in random_positions(5000, 3) {
+                let fast = net.forward(&pos, &mut s);
+                let exact = reference_forward(&net, &pos);
+                for k in 0..OUTPUTS {
+                    max = max.max((f64::from(fast[k]) - exact[k]).abs());
+                }
+            }
+            assert!(max < 2e-6, "max abs difference {max:e}");
+        }
+    }
+
+    #[test]
+    fn simd_levels_agree_bit_for_bit() {
+        for net in [default_contact(), Net::random(16, 5), Net::random(72, 6)] {
+            let (mut a, mut b) = (net.scratch(), net.scratch());
+            for pos in random_positions(5000, 4) {
+                let x = net.forward_with_level(SimdLevel::baseline(), &pos, &mut a);
+                let y = net.forward_with_level(SimdLevel::detect(), &pos, &mut b);
+                assert_eq!(x.map(f32::to_bits), y.map(f32::to_bits), "{pos:?}");
+                assert_eq!(a.hidden, b.hidden);
+            }
+        }
+    }
+
+    #[test]
+    fn forward_from_a_base_matches_forward() {
+        let net = default_contact();
+        let positions = random_positions(20_000, 5);
+        let (mut s, mut t) = (net.scratch(), net.scratch());
+        let mut base = net.base();
+        let mut max = 0f32;
+        // Consecutive positions are siblings or one roll apart; every 50th base
+        // is compared with a random far position, which takes the full path.
+        for (k, pair) in positions.windows(2).enumerate() {
+            net.set_base(&pair[0], &mut base, &mut s);
+            assert_eq!(base.position(), &pair[0]);
+            let target = if k % 50 == 0 {
+                &positions[(k * 7919) % positions.len()]
+            } else {
+                &pair[1]
+            };
+            let inc = net.forward_from(&base, target, &mut s);
+            let full = net.forward(target, &mut t);
+            for k in 0..OUTPUTS {
+                max = max.max((inc[k] - full[k]).abs());
+            }
+            // The activations left for inspection agree too.
+            for (x, y) in s.hidden.iter().zip(&t.hidden) {
+                assert!((x - y).abs() < 1e-5);
+            }
+        }
+        assert!(max < 1e-5, "max abs difference {max:e}");
     }
 
     #[test]
