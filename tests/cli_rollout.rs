@@ -12,15 +12,32 @@ fn bgfarm(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = bgfarm(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 #[test]
 fn same_seed_same_bits_for_any_threads_and_batches() {
     // Truncated trials keep the test fast; the fold is the same code either way.
-    let base = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--moves", "top:3", "--trials", "144",
-        "--truncate", "8", "--seed", "7", "--json"];
+    let base = [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "top:3",
+        "--trials",
+        "144",
+        "--truncate",
+        "8",
+        "--seed",
+        "7",
+        "--json",
+    ];
     let mut a = base.to_vec();
     a.extend(["--threads", "1", "--batch", "36"]);
     let mut b = base.to_vec();
@@ -41,7 +58,9 @@ fn same_seed_same_bits_for_any_threads_and_batches() {
     // Ranked by equity, best first.
     let eqs: Vec<f64> = cands.iter().filter_map(|c| c["equity"].as_f64()).collect();
     assert!(eqs.windows(2).all(|w| w[0] >= w[1]));
-    assert!(ja["fingerprint"].as_str().is_some_and(|f| f.starts_with("bgfarm-")));
+    assert!(ja["fingerprint"]
+        .as_str()
+        .is_some_and(|f| f.starts_with("bgfarm-")));
     // Another seed gives other numbers.
     let mut d = a.clone();
     d[11] = "8";
@@ -50,7 +69,15 @@ fn same_seed_same_bits_for_any_threads_and_batches() {
 
 #[test]
 fn position_rollout_has_one_candidate_without_a_move() {
-    let j = json(&["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--truncate", "4", "--json"]);
+    let j = json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--trials",
+        "36",
+        "--truncate",
+        "4",
+        "--json",
+    ]);
     let c = &j["candidates"][0];
     assert!(c["move"].is_null());
     assert_eq!(c["trials"], 36);
@@ -58,10 +85,25 @@ fn position_rollout_has_one_candidate_without_a_move() {
 
 #[test]
 fn listed_moves_are_rolled_out() {
-    let j = json(&["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--moves", "8/5 6/5,24/23 13/10",
-        "--trials", "36", "--truncate", "2", "--json"]);
-    let moves: Vec<&str> =
-        j["candidates"].as_array().expect("list").iter().filter_map(|c| c["move"].as_str()).collect();
+    let j = json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "8/5 6/5,24/23 13/10",
+        "--trials",
+        "36",
+        "--truncate",
+        "2",
+        "--json",
+    ]);
+    let moves: Vec<&str> = j["candidates"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|c| c["move"].as_str())
+        .collect();
     assert_eq!(moves.len(), 2);
     assert!(moves.contains(&"8/5 6/5") && moves.contains(&"24/23 13/10"));
 }
@@ -71,10 +113,26 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
     for (args, needle) in [
         (vec!["rollout", "4HPwATDgc/ABM"], "position ID"),
         (vec!["rollout", "4HPwATDgc/ABMA", "--dice", "71"], "dice"),
-        (vec!["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--moves", "24/20 6/5"], "illegal move"),
-        (vec!["rollout", "4HPwATDgc/ABMA", "--batch", "50"], "multiple of 36"),
+        (
+            vec![
+                "rollout",
+                "4HPwATDgc/ABMA",
+                "--dice",
+                "31",
+                "--moves",
+                "24/20 6/5",
+            ],
+            "illegal move",
+        ),
+        (
+            vec!["rollout", "4HPwATDgc/ABMA", "--batch", "50"],
+            "multiple of 36",
+        ),
         (vec!["rollout", "4HPwATDgc/ABMA", "--vr", "maybe"], "--vr"),
-        (vec!["rollout", "4HPwATDgc/ABMA", "--trials", "0"], "--trials"),
+        (
+            vec!["rollout", "4HPwATDgc/ABMA", "--trials", "0"],
+            "--trials",
+        ),
         (vec!["rollout", "4HPwATDgc/ABMA", "--cubeful"], "cubeful"),
     ] {
         let out = bgfarm(&args);

@@ -15,6 +15,14 @@
 //!   No bear-off tables here (`endgame: None`), so every candidate goes through a net.
 //!
 //! Target (DESIGN.md performance budget): >= 250,000 evaluations/s.
+//!
+//! Measured on the 2-core CI machine type (AMD EPYC, AVX2), 198-128-5 default nets,
+//! with other jobs sharing the machine, so criterion's wall-clock medians vary by
+//! +-30% between runs; CPU-time medians of the same loops (7 runs, `perf stat -e
+//! task-clock`) in brackets. Before this kernel work: `forward` 350k/s [395k/s],
+//! `per_candidate` 330-410k/s [433k/s]. After: `forward` 752k/s [1.42M/s],
+//! `forward_sse2` 621k/s [0.83M/s], `evaluate_with` 915k/s, `per_candidate`
+//! 870k/s [1.38M/s], `batch` 1.20M/s [1.86M/s].
 
 use bgfarm_engine::eval::default_nets::BYTES;
 use bgfarm_engine::eval::net::load_bundle;

@@ -34,8 +34,11 @@
 
 use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
 use super::CliError;
+use bgfarm_engine::eval::pubeval::PubEval;
+use bgfarm_engine::eval::Player;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::search::{Candidate, Ladder};
+use bgfarm_engine::MoveGenerator;
 use bgfarm_engine::{Dice, Position};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -105,6 +108,7 @@ struct Line {
 #[derive(Deserialize)]
 struct BenchMove {
     result: String,
+    eq0: f64,
     eq2: f64,
 }
 
@@ -120,6 +124,10 @@ struct Outcome {
     loss0: f64,
     loss_n: f64,
     loss_gnubg: f64,
+    /// GNU Backgammon's own 0-ply choice (the best `eq0` in the file).
+    loss_gnubg0: f64,
+    /// PubEval's choice, the yardstick.
+    loss_pubeval: f64,
     seconds: f64,
 }
 
@@ -170,6 +178,8 @@ struct Tally {
     loss0: Mean,
     loss_n: Mean,
     loss_gnubg: Mean,
+    loss_gnubg0: Mean,
+    loss_pubeval: Mean,
     best0: u64,
     best_n: u64,
     best_gnubg: u64,
@@ -181,6 +191,8 @@ impl Tally {
         self.loss0.add(o.loss0);
         self.loss_n.add(o.loss_n);
         self.loss_gnubg.add(o.loss_gnubg);
+        self.loss_gnubg0.add(o.loss_gnubg0);
+        self.loss_pubeval.add(o.loss_pubeval);
         self.best0 += u64::from(o.loss0 < TIE);
         self.best_n += u64::from(o.loss_n < TIE);
         self.best_gnubg += u64::from(o.loss_gnubg < TIE);
@@ -199,6 +211,10 @@ impl Tally {
             loss_nply_se: self.loss_n.se(),
             best_gnubg: self.best_gnubg as f64 / n,
             loss_gnubg: self.loss_gnubg.mean(),
+            loss_gnubg_0ply: self.loss_gnubg0.mean(),
+            loss_gnubg_0ply_se: self.loss_gnubg0.se(),
+            loss_pubeval: self.loss_pubeval.mean(),
+            loss_pubeval_se: self.loss_pubeval.se(),
             ms_per_hint: 1000.0 * self.seconds / n,
         }
     }
@@ -215,6 +231,10 @@ struct JsonTally {
     loss_nply_se: f64,
     best_gnubg: f64,
     loss_gnubg: f64,
+    loss_gnubg_0ply: f64,
+    loss_gnubg_0ply_se: f64,
+    loss_pubeval: f64,
+    loss_pubeval_se: f64,
     ms_per_hint: f64,
 }
 
@@ -324,10 +344,26 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                     let seconds = start.elapsed().as_secs_f64();
                     let cn = choice(cn)?;
                     let c0 = choice(s.best_move(&case.pos, case.dice, 0, &zero))?;
+                    let gnubg0 = case
+                        .line
+                        .moves
+                        .iter()
+                        .max_by(|a, b| a.eq0.total_cmp(&b.eq0))
+                        .map(|m| m.result.clone())
+                        .ok_or_else(|| "no moves listed".to_string())?;
+                    let mut gen = MoveGenerator::new();
+                    let legal = gen.generate(&case.pos, case.dice);
+                    if legal.is_empty() {
+                        return Err("no legal play".to_string());
+                    }
+                    let pe = PubEval.choose(&case.pos, case.dice, legal);
+                    let pe = position_id::encode(&legal[pe].next_position());
                     Ok(Outcome {
                         loss0: loss_of(&case.line, &c0)?,
                         loss_n: loss_of(&case.line, &cn)?,
                         loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
+                        loss_gnubg0: loss_of(&case.line, &gnubg0)?,
+                        loss_pubeval: loss_of(&case.line, &pe)?,
                         seconds,
                     })
                 },
@@ -367,12 +403,12 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
          best = loss < {TIE}."
     );
     println!(
-        "class       n   0-ply best  0-ply loss (SE)     {ply}-ply best  {ply}-ply loss (SE)    ms/hint  | gnubg best  loss"
+        "class       n   0-ply best  0-ply loss (SE)     {ply}-ply best  {ply}-ply loss (SE)    ms/hint  | gnubg best  loss   | gnubg 0-ply loss (SE)  pubeval loss (SE)"
     );
     let row = |name: &str, t: &Tally| {
         let j = t.json();
         println!(
-            "{name:<8} {:>4}   {:>8.1}%  {:.4} ({:.4})    {:>8.1}%  {:.4} ({:.4})   {:>7.1}  | {:>8.1}%  {:.4}",
+            "{name:<8} {:>4}   {:>8.1}%  {:.4} ({:.4})    {:>8.1}%  {:.4} ({:.4})   {:>7.1}  | {:>8.1}%  {:.4} | {:.4} ({:.4})        {:.4} ({:.4})",
             j.positions,
             100.0 * j.best_0ply,
             j.loss_0ply,
@@ -383,6 +419,10 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
             j.ms_per_hint,
             100.0 * j.best_gnubg,
             j.loss_gnubg,
+            j.loss_gnubg_0ply,
+            j.loss_gnubg_0ply_se,
+            j.loss_pubeval,
+            j.loss_pubeval_se,
         );
     };
     for (k, t) in &classes {

@@ -69,7 +69,7 @@ struct JsonOut<'a> {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.games < 2 || args.games % 2 != 0 {
+    if args.games < 2 || !args.games.is_multiple_of(2) {
         return Err(CliError::msg(format!(
             "--games must be even and at least 2 (games are played in duplicate pairs), got {}",
             args.games

@@ -43,10 +43,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let p = probs.0;
     if args.json {
-        let out = JsonOut { position: args.position.trim(), probs: p, equity: probs.equity(), evaluator: source };
+        let out = JsonOut {
+            position: args.position.trim(),
+            probs: p,
+            equity: probs.equity(),
+            evaluator: source,
+        };
         println!("{}", serde_json::to_string(&out)?);
     } else {
-        println!("Position {} (player on roll, before the roll), {source}:", args.position.trim());
+        println!(
+            "Position {} (player on roll, before the roll), {source}:",
+            args.position.trim()
+        );
         println!("        win    gammon  backgammon");
         println!("  win   {:.4}  {:.4}  {:.4}", p[0], p[1], p[2]);
         println!("  lose  {:.4}  {:.4}  {:.4}", 1.0 - p[0], p[3], p[4]);

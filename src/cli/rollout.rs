@@ -10,7 +10,10 @@ use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::notation::{format_move, parse_move};
-use bgfarm_engine::rollout::{run_batch, Candidate, FirstPlyCache, Luck, RolloutJob, RolloutStats, TrialScratch, TrialSettings, OUTPUTS};
+use bgfarm_engine::rollout::{
+    run_batch, Candidate, FirstPlyCache, Luck, RolloutJob, RolloutStats, TrialScratch,
+    TrialSettings, OUTPUTS,
+};
 use bgfarm_engine::{Dice, MoveGenerator};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -40,11 +43,13 @@ pub struct Args {
     /// Variance reduction (luck adjustment): on or off.
     #[arg(long, default_value = "on")]
     pub vr: String,
-    /// Value function for the luck estimate: ranked (PubEval picks the move for each
-    /// roll, the net values it) or full (the net's best move for each roll, as GNU
-    /// Backgammon). Ranked is the default: on the opening position it measured about
-    /// twice the precision per CPU-second (SE 0.0158 in 8.6 s vs 0.0135 in 23.7 s).
-    #[arg(long, default_value = "ranked")]
+    /// Value function for the luck estimate: full (the net's best move for each roll,
+    /// as GNU Backgammon) or ranked (PubEval picks the move for each roll, the net
+    /// values it). Full is the default: with the shipped nets it measured the best
+    /// precision per CPU-second on the opening position (1296 trials, one thread:
+    /// full SE 0.0100 in 14.5 s = 690, ranked 0.0153 in 7.3 s = 586, off 0.0351 in
+    /// 1.8 s = 454, as 1/(SE^2 s); `scripts/bench-rollout-precision.sh`).
+    #[arg(long, default_value = "full")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.
     #[arg(long)]
@@ -134,12 +139,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     if args.ply != 0 {
-        return Err(CliError::msg("only --ply 0 chequer play is available in rollouts so far"));
+        return Err(CliError::msg(
+            "only --ply 0 chequer play is available in rollouts so far",
+        ));
     }
     if args.trials == 0 || args.trials > 100_000_000 {
         return Err(CliError::msg("--trials must be between 1 and 100,000,000"));
     }
-    if args.batch == 0 || args.batch % 36 != 0 {
+    if args.batch == 0 || !args.batch.is_multiple_of(36) {
         return Err(CliError::msg("--batch must be a positive multiple of 36"));
     }
     let luck = match (args.vr.as_str(), args.luck.as_str()) {
@@ -147,7 +154,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ("on", "full") => Luck::Full,
         ("on", "ranked") => Luck::Ranked,
         ("on", other) => {
-            return Err(CliError::msg(format!("--luck {other:?}: use full or ranked")))
+            return Err(CliError::msg(format!(
+                "--luck {other:?}: use full or ranked"
+            )))
         }
         (other, _) => return Err(CliError::msg(format!("--vr {other:?}: use on or off"))),
     };
@@ -159,7 +168,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
     let pos = input.position;
     if pos.game_over() {
-        return Err(CliError::msg("the game in this position is over: nothing to roll out"));
+        return Err(CliError::msg(
+            "the game in this position is over: nothing to roll out",
+        ));
     }
     let eval = load_evaluator(&args.net)?;
     let dice = match &args.dice {
@@ -172,7 +183,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         truncate: args.truncate,
         bearoff_truncation: !args.no_bearoff_truncation,
     };
-    let job = RolloutJob { candidates, seed: args.seed, settings };
+    let job = RolloutJob {
+        candidates,
+        seed: args.seed,
+        settings,
+    };
     if let Some(url) = &args.coordinator {
         let (fp, start) = (fingerprint(&eval).to_string(), Instant::now());
         let (total, threads) = super::remote::rollout(url, &args, &job, &fp)?;
@@ -180,7 +195,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return report(&args, &job, &total, dice, &fp, secs, threads);
     }
     let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
     });
     if threads == 0 {
         return Err(CliError::msg("--threads must be at least 1"));
@@ -196,7 +213,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let wave = 324u64.div_ceil(args.batch).max(1);
     let mut active = vec![true; job.candidates.len()];
     let cache = FirstPlyCache::default();
-    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.trials) };
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.trials)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
             .map_err(|e| CliError::msg(e.to_string()))?,
@@ -233,9 +254,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         }
         if let Some(target) = args.se_target {
-            let all_precise = (0..job.candidates.len())
-                .filter(|&c| active[c])
-                .all(|c| total.per_candidate[c][5].se().is_some_and(|se| se <= target));
+            let all_precise = (0..job.candidates.len()).filter(|&c| active[c]).all(|c| {
+                total.per_candidate[c][5]
+                    .se()
+                    .is_some_and(|se| se <= target)
+            });
             if all_precise {
                 break;
             }
@@ -243,7 +266,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    report(&args, &job, &total, dice, &fingerprint(&eval).to_string(), secs, threads)
+    report(
+        &args,
+        &job,
+        &total,
+        dice,
+        &fingerprint(&eval).to_string(),
+        secs,
+        threads,
+    )
 }
 
 /// The candidates: the position itself, or the chosen moves of `dice`.
@@ -254,23 +285,29 @@ fn build_candidates(
     spec: &str,
 ) -> Result<Vec<Candidate>, CliError> {
     let Some(dice) = dice else {
-        return Ok(vec![Candidate { label: None, start: *pos, report_for_opponent: false }]);
+        return Ok(vec![Candidate {
+            label: None,
+            start: *pos,
+            report_for_opponent: false,
+        }]);
     };
     let mut gen = MoveGenerator::new();
     let legal = gen.generate(pos, dice).to_vec();
     if legal.is_empty() {
-        return Err(CliError::msg(format!("no legal move with {dice}: nothing to compare")));
+        return Err(CliError::msg(format!(
+            "no legal move with {dice}: nothing to compare"
+        )));
     }
     let chosen = if spec == "all" {
         legal
     } else if let Some(n) = spec.strip_prefix("top:") {
-        let n: usize = n
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| CliError::msg(format!("--moves {spec:?}: N must be a positive number")))?;
-        let mut ranked: Vec<(f32, bgfarm_engine::Move)> =
-            legal.iter().map(|m| (after_move(eval, m).equity(), *m)).collect();
+        let n: usize = n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+            CliError::msg(format!("--moves {spec:?}: N must be a positive number"))
+        })?;
+        let mut ranked: Vec<(f32, bgfarm_engine::Move)> = legal
+            .iter()
+            .map(|m| (after_move(eval, m).equity(), *m))
+            .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         ranked.into_iter().take(n).map(|(_, m)| m).collect()
     } else {
@@ -297,16 +334,22 @@ fn build_candidates(
 /// behind the best once they have `min` trials.
 fn prune(total: &RolloutStats, active: &mut [bool], min: u64, k: f64) {
     let eq = |c: usize| total.per_candidate[c][OUTPUTS - 1].mean();
-    let se = |c: usize| total.per_candidate[c][OUTPUTS - 1].se().unwrap_or(f64::INFINITY);
-    let Some(best) = (0..active.len()).filter(|&c| active[c]).max_by(|&a, &b| eq(a).total_cmp(&eq(b)))
+    let se = |c: usize| {
+        total.per_candidate[c][OUTPUTS - 1]
+            .se()
+            .unwrap_or(f64::INFINITY)
+    };
+    let Some(best) = (0..active.len())
+        .filter(|&c| active[c])
+        .max_by(|&a, &b| eq(a).total_cmp(&eq(b)))
     else {
         return;
     };
-    for c in 0..active.len() {
-        if c != best && active[c] && total.trials(c) >= min {
+    for (c, on) in active.iter_mut().enumerate() {
+        if c != best && *on && total.trials(c) >= min {
             let combined = (se(best).powi(2) + se(c).powi(2)).sqrt();
             if eq(best) - eq(c) > k * combined {
-                active[c] = false;
+                *on = false;
             }
         }
     }
@@ -319,7 +362,11 @@ fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {
         .enumerate()
         .map(|(c, cand)| {
             let a = &total.per_candidate[c][5];
-            (a.mean(), a.se().unwrap_or(f64::NAN), cand.label.clone().unwrap_or_else(|| "position".into()))
+            (
+                a.mean(),
+                a.se().unwrap_or(f64::NAN),
+                cand.label.clone().unwrap_or_else(|| "position".into()),
+            )
         })
         .collect();
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -353,7 +400,10 @@ fn report(
             }
             JsonCandidate {
                 notation: cand.label.clone(),
-                result: cand.label.as_ref().map(|_| position_id::encode(&cand.start)),
+                result: cand
+                    .label
+                    .as_ref()
+                    .map(|_| position_id::encode(&cand.start)),
                 trials: acc[0].count,
                 probs,
                 probs_se,
@@ -394,7 +444,10 @@ fn report(
         rows.first().map_or(0, |r| r.trials),
         args.seed,
         job.settings.luck,
-        job.settings.truncate.map(|t| format!(", truncated at {t} plies")).unwrap_or_default()
+        job.settings
+            .truncate
+            .map(|t| format!(", truncated at {t} plies"))
+            .unwrap_or_default()
     );
     println!(
         "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8}",
@@ -415,7 +468,11 @@ fn report(
             p[4],
             r.equity,
             r.equity_se,
-            if i > 0 { format!("  ({:+.4})", r.equity - best) } else { String::new() }
+            if i > 0 {
+                format!("  ({:+.4})", r.equity - best)
+            } else {
+                String::new()
+            }
         );
     }
     println!("  {secs:.1} s on {threads} threads; engine {fp}");

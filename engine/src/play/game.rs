@@ -95,5 +95,5 @@ pub fn play_game(a: &dyn Player, b: &dyn Player, rng: &mut Rng, a_first: bool) -
 /// for odd `g` (B opens where A opened in game `g - 1`). The result is from A's side.
 pub fn play_indexed(a: &dyn Player, b: &dyn Player, seed: u64, g: u64) -> GameResult {
     let mut rng = Rng::for_stream(seed, g / 2);
-    play_game(a, b, &mut rng, g % 2 == 0)
+    play_game(a, b, &mut rng, g.is_multiple_of(2))
 }

@@ -29,7 +29,12 @@ pub struct TrialDice {
 impl TrialDice {
     /// The dice for trial `trial` of a job with `seed`.
     pub fn new(seed: u64, trial: u64) -> TrialDice {
-        TrialDice { seed, trial, depth: 0, rng: Rng::for_stream(seed, trial) }
+        TrialDice {
+            seed,
+            trial,
+            depth: 0,
+            rng: Rng::for_stream(seed, trial),
+        }
     }
 
     /// The next roll.
@@ -81,8 +86,9 @@ mod tests {
     #[test]
     fn first_rolls_cover_all_36_every_36_trials() {
         for block in 0..3u64 {
-            let seen: HashSet<u8> =
-                (block * 36..block * 36 + 36).map(|t| outcome(TrialDice::new(9, t).roll())).collect();
+            let seen: HashSet<u8> = (block * 36..block * 36 + 36)
+                .map(|t| outcome(TrialDice::new(9, t).roll()))
+                .collect();
             assert_eq!(seen.len(), 36);
         }
     }
@@ -105,11 +111,18 @@ mod tests {
             let mut counts = [0u32; 36];
             for t in 0..1296 {
                 let mut d = TrialDice::new(3, t);
-                let r = (0..=depth).map(|_| d.roll()).last().map(outcome).unwrap_or(0);
+                let r = (0..=depth)
+                    .map(|_| d.roll())
+                    .last()
+                    .map(outcome)
+                    .unwrap_or(0);
                 counts[r as usize] += 1;
             }
             // Expected 36 each; stratified depths give exactly 36.
-            assert!(counts.iter().all(|&c| (12..=70).contains(&c)), "depth {depth}: {counts:?}");
+            assert!(
+                counts.iter().all(|&c| (12..=70).contains(&c)),
+                "depth {depth}: {counts:?}"
+            );
         }
     }
 

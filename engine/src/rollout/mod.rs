@@ -49,13 +49,16 @@ pub struct RolloutStats {
 impl RolloutStats {
     /// Empty statistics for `n` candidates.
     pub fn new(n: usize) -> RolloutStats {
-        RolloutStats { per_candidate: vec![[Accumulator::default(); OUTPUTS]; n] }
+        RolloutStats {
+            per_candidate: vec![[Accumulator::default(); OUTPUTS]; n],
+        }
     }
 
     /// Exact merge (any order, any grouping gives the same result).
     pub fn merge(&mut self, other: &RolloutStats) {
         if self.per_candidate.len() < other.per_candidate.len() {
-            self.per_candidate.resize(other.per_candidate.len(), [Accumulator::default(); OUTPUTS]);
+            self.per_candidate
+                .resize(other.per_candidate.len(), [Accumulator::default(); OUTPUTS]);
         }
         for (a, b) in self.per_candidate.iter_mut().zip(&other.per_candidate) {
             for (x, y) in a.iter_mut().zip(b) {
@@ -92,7 +95,16 @@ pub fn run_batch(
             continue;
         }
         for t in range.clone() {
-            let mut o = run_trial(eval, policy, &job.settings, &cand.start, job.seed, t, cache, scratch);
+            let mut o = run_trial(
+                eval,
+                policy,
+                &job.settings,
+                &cand.start,
+                job.seed,
+                t,
+                cache,
+                scratch,
+            );
             if cand.report_for_opponent {
                 o = flip_outputs(o);
             }
@@ -123,9 +135,16 @@ mod tests {
     fn batches_merge_to_the_same_bits_in_any_split() {
         let eval = evaluator();
         let job = RolloutJob {
-            candidates: vec![Candidate { label: None, start: Position::STARTING, report_for_opponent: false }],
+            candidates: vec![Candidate {
+                label: None,
+                start: Position::STARTING,
+                report_for_opponent: false,
+            }],
             seed: 5,
-            settings: TrialSettings { truncate: Some(6), ..TrialSettings::default() },
+            settings: TrialSettings {
+                truncate: Some(6),
+                ..TrialSettings::default()
+            },
         };
         let mut s = TrialScratch::new(&eval);
         let whole = run_batch(&job, &eval, None, 0..72, &[], None, &mut s);
@@ -157,9 +176,17 @@ mod tests {
         let exact = eval.evaluate_with(&pos, &mut eval.scratch()).equity() as f64;
         for luck in [Luck::Off, Luck::Full, Luck::Ranked] {
             let job = RolloutJob {
-                candidates: vec![Candidate { label: None, start: pos, report_for_opponent: false }],
+                candidates: vec![Candidate {
+                    label: None,
+                    start: pos,
+                    report_for_opponent: false,
+                }],
                 seed: 11,
-                settings: TrialSettings { luck, truncate: None, bearoff_truncation: false },
+                settings: TrialSettings {
+                    luck,
+                    truncate: None,
+                    bearoff_truncation: false,
+                },
             };
             let mut s = TrialScratch::new(&eval);
             let st = run_batch(&job, &eval, None, 0..1296, &[], None, &mut s);

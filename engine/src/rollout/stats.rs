@@ -76,7 +76,9 @@ mod tests {
 
     #[test]
     fn merging_is_exact_in_any_grouping() {
-        let xs: Vec<f64> = (0..1000).map(|i| ((i * 7919) % 1013) as f64 / 337.0 - 1.3).collect();
+        let xs: Vec<f64> = (0..1000)
+            .map(|i| ((i * 7919) % 1013) as f64 / 337.0 - 1.3)
+            .collect();
         let mut whole = Accumulator::default();
         xs.iter().for_each(|&x| whole.add(x));
         for split in [1, 7, 36, 999] {

@@ -53,7 +53,11 @@ pub struct TrialSettings {
 
 impl Default for TrialSettings {
     fn default() -> Self {
-        TrialSettings { luck: Luck::Full, truncate: None, bearoff_truncation: true }
+        TrialSettings {
+            luck: Luck::Full,
+            truncate: None,
+            bearoff_truncation: true,
+        }
     }
 }
 
@@ -67,7 +71,11 @@ pub struct TrialScratch {
 impl TrialScratch {
     /// Buffers for `eval`.
     pub fn new(eval: &NeuralEvaluator<'_>) -> TrialScratch {
-        TrialScratch { gen: MoveGenerator::new(), eval: eval.scratch(), probs: Vec::with_capacity(64) }
+        TrialScratch {
+            gen: MoveGenerator::new(),
+            eval: eval.scratch(),
+            probs: Vec::with_capacity(64),
+        }
     }
 }
 
@@ -129,8 +137,16 @@ pub struct RollTable {
     next: [Position; 21],
 }
 
-fn roll_table(eval: &NeuralEvaluator<'_>, luck: Luck, s: &mut TrialScratch, pos: &Position) -> RollTable {
-    let mut t = RollTable { values: [Probs::default(); 21], next: [*pos; 21] };
+fn roll_table(
+    eval: &NeuralEvaluator<'_>,
+    luck: Luck,
+    s: &mut TrialScratch,
+    pos: &Position,
+) -> RollTable {
+    let mut t = RollTable {
+        values: [Probs::default(); 21],
+        next: [*pos; 21],
+    };
     for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
         let (v, next) = best_0ply(eval, s, pos, r);
         t.next[k] = next;
@@ -214,7 +230,10 @@ pub fn run_trial(
             break to_root(eval.evaluate_with(&pos, &mut s.eval), root_moves);
         }
         let roll = dice.roll();
-        let actual_k = Dice::ALL_21.iter().position(|&(r, _)| same_roll(r, roll)).unwrap_or(0);
+        let actual_k = Dice::ALL_21
+            .iter()
+            .position(|&(r, _)| same_roll(r, roll))
+            .unwrap_or(0);
         let next = match (cache, policy) {
             (Some(c), None) if ply < CACHED_PLIES => {
                 let t = c.get_or_compute(eval, settings.luck, s, &pos);
@@ -274,13 +293,13 @@ fn add_luck(luck: &mut [f64; 5], values: &[Probs; 21], actual: usize, root_moves
     let mut mean = [0f64; 5];
     for (&(_, w), v) in Dice::ALL_21.iter().zip(values) {
         let v = to_root(*v, root_moves);
-        for k in 0..5 {
-            mean[k] += f64::from(w) / 36.0 * f64::from(v.0[k]);
+        for (m, x) in mean.iter_mut().zip(v.0) {
+            *m += f64::from(w) / 36.0 * f64::from(x);
         }
     }
     let a = to_root(values[actual], root_moves);
-    for k in 0..5 {
-        luck[k] += f64::from(a.0[k]) - mean[k];
+    for ((l, x), m) in luck.iter_mut().zip(a.0).zip(mean) {
+        *l += f64::from(x) - m;
     }
 }
 
