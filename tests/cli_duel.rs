@@ -1,14 +1,9 @@
 //! `bgfarm duel` through the built binary: JSON fields, determinism across thread
 //! counts, and exit code 2 for bad arguments.
 
-use std::process::{Command, Output};
+mod common;
 
-fn bgfarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
-        .args(args)
-        .output()
-        .expect("run the bgfarm binary")
-}
+use common::bgfarm;
 
 fn duel_json(extra: &[&str]) -> serde_json::Value {
     let mut args = vec![

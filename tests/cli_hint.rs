@@ -3,24 +3,9 @@
 //! from the thread count, custom filters, CSV output, and exit code 2 with a
 //! one-line message for bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn bgfarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
-        .args(args)
-        .output()
-        .expect("run the bgfarm binary")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = bgfarm(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use common::{bgfarm, json};
 
 /// A middle-game position (from the oracle bench) and its roll.
 const POS: &str = "sM/BATBmzsIBMA";
@@ -70,11 +55,25 @@ fn hint_json_ranks_every_legal_play() {
 
 #[test]
 fn two_ply_hint_of_the_opening_roll() {
+    // The default search is 2-ply; the normal filter may stop early when one play
+    // leads by more than its threshold (8/5 6/5 does with the shipped nets).
     let v = json(&["hint", "4HPwATDgc/ABMA", "31", "--json"]);
     let moves = moves_of(&v);
     assert_eq!(moves.len(), 16);
-    assert_eq!(moves[0]["ply"], 2);
+    assert_eq!(moves[0]["move"], "8/5 6/5");
     assert_eq!(v["ply"], 2);
+    // A filter wide enough to keep several plays searches the leaders at 2-ply.
+    let v = json(&[
+        "hint",
+        "4HPwATDgc/ABMA",
+        "31",
+        "--filter",
+        "0:8:0.5",
+        "--json",
+    ]);
+    let moves = moves_of(&v);
+    assert_eq!(moves[0]["ply"], 2);
+    assert!(moves.iter().filter(|m| m["ply"] == 2).count() >= 2);
 }
 
 #[test]

@@ -2,32 +2,9 @@
 //! determinism across thread counts, report files, exit code 2 on bad input.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn bgfarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
-        .args(args)
-        .output()
-        .expect("run the bgfarm binary")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = bgfarm(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let out = bgfarm(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: {err}");
-}
+use common::{bgfarm, fails, json};
 
 fn sim(extra: &[&str]) -> serde_json::Value {
     let mut args = vec![

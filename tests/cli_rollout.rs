@@ -1,24 +1,9 @@
 //! `bgfarm rollout` end to end: the JSON shape, bit-identical results for any thread
 //! count and batch size (the determinism contract), and clear errors on bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn bgfarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bgfarm"))
-        .args(args)
-        .output()
-        .expect("run bgfarm")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = bgfarm(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use common::{bgfarm, json};
 
 #[test]
 fn same_seed_same_bits_for_any_threads_and_batches() {
