@@ -17,6 +17,8 @@ pub mod position;
 pub mod rng;
 pub mod rollout;
 pub mod search;
+#[cfg(test)]
+mod testutil;
 pub mod train;
 
 pub use dice::Dice;

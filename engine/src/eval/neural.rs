@@ -2,8 +2,9 @@
 //! contact is broken, the contact net otherwise.
 
 use super::net::{Base, Net, Scratch, OUTPUTS};
-use super::{terminal_probs, Evaluator, Probs};
-use crate::movegen::Move;
+use super::{best_move_index, terminal_probs, Evaluator, Probs};
+use crate::dice::Dice;
+use crate::movegen::{Move, MoveGenerator};
 use crate::position::Position;
 
 /// Exact values for some endgames (the bear-off databases).
@@ -138,6 +139,30 @@ impl NeuralEvaluator<'_> {
                 .sanitized()
             };
             out.push(p);
+        }
+    }
+
+    /// The greedy 0-ply successor of `dice` in `pos`: the position after the move
+    /// with the best cubeless equity, with its probabilities from the mover's side.
+    /// With no legal move the position passes unchanged to the opponent. `gen` and
+    /// `probs` are reusable buffers; self-play training and rollout trials both play
+    /// with this.
+    pub fn best_successor(
+        &self,
+        gen: &mut MoveGenerator,
+        scratch: &mut EvalScratch,
+        probs: &mut Vec<Probs>,
+        pos: &Position,
+        dice: Dice,
+    ) -> (Position, Probs) {
+        let moves = gen.generate(pos, dice);
+        self.evaluate_moves(pos, moves, scratch, probs);
+        match best_move_index(probs) {
+            Some(i) => (moves[i].next_position(), probs[i].flip()),
+            None => {
+                let next = pos.switch_sides();
+                (next, self.evaluate_with(&next, scratch).flip())
+            }
         }
     }
 

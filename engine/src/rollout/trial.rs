@@ -22,7 +22,7 @@ use super::dice::TrialDice;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval;
-use crate::eval::{best_move_index, terminal_probs, Player, Probs};
+use crate::eval::{terminal_probs, Player, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 
@@ -89,24 +89,15 @@ fn to_root(p: Probs, root_moves: bool) -> Probs {
     }
 }
 
-/// The best 0-ply successor value of `dice` in `pos` (from the mover's side) and the
-/// next position. No legal move: the position passes to the opponent unchanged.
+/// The best 0-ply successor of `dice` in `pos`, with its value from the mover's side.
 fn best_0ply(
     eval: &NeuralEvaluator<'_>,
     s: &mut TrialScratch,
     pos: &Position,
     dice: Dice,
 ) -> (Probs, Position) {
-    let moves = s.gen.generate(pos, dice);
-    if moves.is_empty() {
-        let next = pos.switch_sides();
-        return (eval.evaluate_with(&next, &mut s.eval).flip(), next);
-    }
-    eval.evaluate_moves(pos, moves, &mut s.eval, &mut s.probs);
-    match best_move_index(&s.probs) {
-        Some(i) => (s.probs[i].flip(), moves[i].next_position()),
-        None => unreachable!("moves is not empty"),
-    }
+    let (next, v) = eval.best_successor(&mut s.gen, &mut s.eval, &mut s.probs, pos, dice);
+    (v, next)
 }
 
 /// The PubEval-ranked successor of `dice` in `pos` valued by the net.

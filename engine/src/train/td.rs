@@ -19,10 +19,9 @@
 //! Everything is a deterministic function of the seed and the game count: game `g`
 //! rolls from `Rng::for_stream(seed, g)`.
 
-use crate::dice::Dice;
 use crate::eval::net::OUTPUTS;
 use crate::eval::neural::{Class, NeuralEvaluator};
-use crate::eval::{best_move_index, terminal_probs, Probs};
+use crate::eval::{terminal_probs, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -112,7 +111,8 @@ pub fn train(
             };
             let class = eval.class(&pos);
             let (next_pos, next_val) =
-                best_successor(eval, &mut gen, &mut scratch, &mut candidates, &pos, dice);
+                eval.best_successor(&mut gen, &mut scratch, &mut candidates, &pos, dice);
+            let next_val = next_val.0;
             steps.push(Step {
                 pos,
                 class,
@@ -169,28 +169,6 @@ pub fn train(
         }
     }
     stats
-}
-
-/// The successor the mover picks at 0-ply and its value from the mover's side. All
-/// candidates are scored in one batch (incremental first layer), `candidates` being
-/// its reused output buffer.
-fn best_successor(
-    eval: &NeuralEvaluator<'_>,
-    gen: &mut MoveGenerator,
-    scratch: &mut crate::eval::neural::EvalScratch,
-    candidates: &mut Vec<Probs>,
-    pos: &Position,
-    dice: Dice,
-) -> (Position, [f32; OUTPUTS]) {
-    let moves = gen.generate(pos, dice);
-    eval.evaluate_moves(pos, moves, scratch, candidates);
-    match best_move_index(candidates) {
-        Some(i) => (moves[i].next_position(), candidates[i].flip().0),
-        None => {
-            let next = pos.switch_sides();
-            (next, eval.evaluate_with(&next, scratch).flip().0)
-        }
-    }
 }
 
 #[cfg(test)]

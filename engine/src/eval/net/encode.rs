@@ -242,6 +242,7 @@ pub fn encode_delta(from: &Reference, to: &Position, out: &mut SparseInputs) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::random_positions;
 
     #[test]
     fn starting_position_encoding() {
@@ -294,30 +295,10 @@ mod tests {
         d
     }
 
-    /// Positions of random games, every legal move of every roll included.
-    fn random_positions(n: usize) -> Vec<Position> {
-        let mut rng = crate::rng::Rng::new(5);
-        let mut gen = crate::movegen::MoveGenerator::new();
-        let mut out = Vec::new();
-        let mut pos = Position::STARTING;
-        while out.len() < n {
-            let moves = gen.generate(&pos, rng.roll());
-            out.extend(moves.iter().map(|m| m.next_position()));
-            pos = match moves.len() {
-                0 => pos.switch_sides(),
-                k => moves[rng.below(k as u32) as usize].next_position(),
-            };
-            if pos.game_over() {
-                pos = Position::STARTING;
-            }
-        }
-        out
-    }
-
     #[test]
     fn encoding_matches_the_reference_and_is_sparse() {
         let mut s = SparseInputs::default();
-        for pos in random_positions(20_000) {
+        for pos in random_positions(20_000, 5) {
             encode(&pos, &mut s);
             assert_eq!(s.to_dense(), reference(&pos), "{pos:?}");
             assert!(s.iter().all(|(_, v)| v != 0.0));
@@ -330,7 +311,7 @@ mod tests {
 
     #[test]
     fn delta_turns_one_encoding_into_another() {
-        let positions = random_positions(20_000);
+        let positions = random_positions(20_000, 5);
         let mut d = SparseInputs::default();
         for pair in positions.windows(2) {
             let (from, to) = (&pair[0], &pair[1]);

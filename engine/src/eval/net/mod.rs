@@ -438,6 +438,7 @@ impl Evaluator for Net {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::random_positions;
 
     #[test]
     fn safetensors_round_trip_and_validation() {
@@ -458,27 +459,6 @@ mod tests {
         assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
         assert_eq!(load_bundle(&bundle, "contact.").unwrap().w2, net.w2);
         assert!(load_bundle(&bundle, "crashed.").is_err());
-    }
-
-    /// Positions of random games: every candidate of every roll (contact, hits,
-    /// bar, races, bear-offs).
-    fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = crate::rng::Rng::new(seed);
-        let mut gen = crate::movegen::MoveGenerator::new();
-        let mut out = Vec::new();
-        let mut pos = Position::STARTING;
-        while out.len() < n {
-            let moves = gen.generate(&pos, rng.roll());
-            out.extend(moves.iter().map(|m| m.next_position()));
-            pos = match moves.len() {
-                0 => pos.switch_sides(),
-                k => moves[rng.below(k as u32) as usize].next_position(),
-            };
-            if pos.game_over() {
-                pos = Position::STARTING;
-            }
-        }
-        out
     }
 
     fn default_contact() -> Net {

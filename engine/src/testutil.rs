@@ -1,0 +1,26 @@
+//! Helpers shared by the engine's unit tests.
+
+use crate::movegen::MoveGenerator;
+use crate::position::Position;
+use crate::rng::Rng;
+
+/// Positions of random games: every candidate of every roll (contact, hits, bar,
+/// races, bear-offs), deterministic in `seed`.
+pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut gen = MoveGenerator::new();
+    let mut out = Vec::new();
+    let mut pos = Position::STARTING;
+    while out.len() < n {
+        let moves = gen.generate(&pos, rng.roll());
+        out.extend(moves.iter().map(|m| m.next_position()));
+        pos = match moves.len() {
+            0 => pos.switch_sides(),
+            k => moves[rng.below(k as u32) as usize].next_position(),
+        };
+        if pos.game_over() {
+            pos = Position::STARTING;
+        }
+    }
+    out
+}
