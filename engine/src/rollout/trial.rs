@@ -22,7 +22,7 @@ use super::dice::TrialDice;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval;
-use crate::eval::{terminal_probs, Player, Probs};
+use crate::eval::{best_move_index, terminal_probs, Player, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 
@@ -66,6 +66,9 @@ pub struct TrialScratch {
     gen: MoveGenerator,
     eval: EvalScratch,
     probs: Vec<Probs>,
+    /// PubEval scores and the moves they keep, for [`Luck::Ranked`].
+    scored: Vec<f32>,
+    top: Vec<crate::movegen::Move>,
 }
 
 impl TrialScratch {
@@ -75,6 +78,8 @@ impl TrialScratch {
             gen: MoveGenerator::new(),
             eval: eval.scratch(),
             probs: Vec::with_capacity(64),
+            scored: Vec::with_capacity(64),
+            top: Vec::with_capacity(8),
         }
     }
 }
@@ -100,24 +105,55 @@ fn best_0ply(
     (v, next)
 }
 
-/// The PubEval-ranked successor of `dice` in `pos` valued by the net.
+/// Candidates PubEval passes to the net in [`Luck::Ranked`]. See [`ranked`].
+pub const RANKED_KEEP: usize = 4;
+
+/// The value of `dice` in `pos` for [`Luck::Ranked`]: PubEval ranks every move, the
+/// net scores the best [`RANKED_KEEP`], and the best of those by the net is the
+/// value (mover's side). With few moves it is exactly the 0-ply best.
 fn ranked(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, pos: &Position, dice: Dice) -> Probs {
+    let keep = ranked_keep();
     let moves = s.gen.generate(pos, dice);
     if moves.is_empty() {
         return eval.evaluate_with(&pos.switch_sides(), &mut s.eval).flip();
     }
-    let race = pubeval::is_race(pos);
-    let mut best = 0;
-    let mut best_score = f32::NEG_INFINITY;
-    for (i, m) in moves.iter().enumerate() {
-        let sc = pubeval::score(m.result(), race);
-        if sc > best_score {
-            best_score = sc;
-            best = i;
+    let chosen: &[crate::movegen::Move] = if moves.len() <= keep {
+        moves
+    } else {
+        let race = pubeval::is_race(pos);
+        s.scored.clear();
+        s.scored
+            .extend(moves.iter().map(|m| pubeval::score(m.result(), race)));
+        s.top.clear();
+        // Selection of the `keep` best scores, first generated on ties: `keep` is
+        // small, so repeated maxima beat a sort of ~25 moves.
+        for _ in 0..keep {
+            let mut best = usize::MAX;
+            let mut best_score = f32::NEG_INFINITY;
+            for (i, &sc) in s.scored.iter().enumerate() {
+                if sc > best_score {
+                    best_score = sc;
+                    best = i;
+                }
+            }
+            if best == usize::MAX {
+                break;
+            }
+            s.scored[best] = f32::NEG_INFINITY;
+            s.top.push(moves[best]);
         }
-    }
-    let next = moves[best].next_position();
-    eval.evaluate_with(&next, &mut s.eval).flip()
+        &s.top
+    };
+    eval.evaluate_moves(pos, chosen, &mut s.eval, &mut s.probs);
+    let i = best_move_index(&s.probs).unwrap_or(0);
+    s.probs[i].flip()
+}
+
+fn ranked_keep() -> usize {
+    std::env::var("BGFARM_RANKED_KEEP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(RANKED_KEEP)
 }
 
 /// What a trial needs at one state before its roll, for each of the 21 rolls: the

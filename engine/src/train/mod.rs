@@ -1,3 +1,6 @@
-//! Training the networks inside the product: TD(lambda) self-play from scratch.
+//! Training the networks inside the product: TD(lambda) self-play from scratch, and
+//! supervised fitting to positions labelled by a deeper search.
 
+pub mod dataset;
+pub mod supervised;
 pub mod td;

@@ -2,24 +2,13 @@
 //! from random weights or from existing files. Writes `contact.safetensors` and
 //! `race.safetensors` into `--out`, with a checkpoint every `--checkpoint` games.
 
-use super::CliError;
+use super::{load, save, write_atomic};
+use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::train::td::{train, TdConfig};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    pub method: Method,
-}
-
-#[derive(clap::Subcommand)]
-pub enum Method {
-    /// Self-play TD(lambda), greedy 0-ply play, exact bear-off targets.
-    Td(TdArgs),
-}
 
 #[derive(clap::Args)]
 pub struct TdArgs {
@@ -52,26 +41,7 @@ pub struct TdArgs {
     pub checkpoint: u64,
 }
 
-fn load(path: &Path) -> Result<Net, CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-    Net::from_safetensors(&bytes).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
-}
-
-fn save(net: &Net, path: &Path) -> Result<(), CliError> {
-    write_atomic(path, &net.to_safetensors()?)
-}
-
-/// Writes through a temporary file and a rename, so a crash never leaves half a net.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
-}
-
-pub fn run(args: Args) -> Result<(), CliError> {
-    let Method::Td(a) = args.method;
+pub fn run(a: TdArgs) -> Result<(), CliError> {
     if a.hidden == 0 || a.hidden % 8 != 0 {
         return Err(CliError::msg("--hidden must be a positive multiple of 8"));
     }
@@ -92,7 +62,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Net::random(a.hidden, a.seed ^ 0x5eed),
         ),
     };
-    let endgame = super::nets::endgame();
+    let endgame = crate::cli::nets::endgame();
     let mut eval = NeuralEvaluator {
         contact,
         race,

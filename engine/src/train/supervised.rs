@@ -1,0 +1,310 @@
+//! Supervised training on positions labelled by a deeper search.
+//!
+//! TD(lambda) self-play teaches a net to agree with itself one move later; it
+//! plateaued at +0.52 points per game against PubEval after 1.5 million games (see
+//! `scripts/train-default-nets.sh`). The second pipeline teaches the net what a
+//! *deeper* look says instead: positions from self-play are labelled with the n-ply
+//! value of the current nets (2-ply averages 21 x 21 replies, so it sees tactics two
+//! rolls away the static net misses), and the net is fitted to those labels. Repeated,
+//! each round's net labels the next round's positions.
+//!
+//! The three steps are separate so that the expensive one (labelling: ~3 ms a
+//! position at 2-ply) can run on many cores or machines and be kept on disk:
+//! - [`selfplay_positions`]: the positions before each roll of one self-play game,
+//!   with occasional exploratory moves so the set covers more than the net's own
+//!   favourite lines;
+//! - [`label`]: a position's probabilities at n plies, by the [`Searcher`];
+//! - [`fit`]: stochastic gradient descent on the cross-entropy between the net's
+//!   outputs and the labels, in a seeded random order, with a held-out part to
+//!   watch for over-fitting.
+//!
+//! Every step is a deterministic function of its inputs and seed.
+
+use super::dataset::Sample;
+use crate::eval::net::{Net, OUTPUTS};
+use crate::eval::neural::{Class, NeuralEvaluator};
+use crate::eval::{best_move_index, terminal_probs, Probs};
+use crate::movegen::MoveGenerator;
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::search::Searcher;
+
+/// How self-play games wander from the greedy line.
+#[derive(Clone, Copy, Debug)]
+pub struct Exploration {
+    /// Chance that a move is drawn from the best few instead of being the best.
+    pub rate: f32,
+    /// How many of the best moves (by 0-ply equity) such a move is drawn from.
+    pub top: usize,
+}
+
+impl Default for Exploration {
+    /// One move in ten drawn from the best four: enough to reach positions the
+    /// greedy net would never play into (a game has ~55 moves, so ~5 detours), few
+    /// enough that the positions stay ones strong players meet.
+    fn default() -> Self {
+        Exploration { rate: 0.1, top: 4 }
+    }
+}
+
+/// The positions before each roll of self-play game `game` (mover's view), those the
+/// nets answer (contact and race: not finished games or endgame-table positions).
+/// The game rolls from `Rng::for_stream(seed, game)`.
+pub fn selfplay_positions(
+    eval: &NeuralEvaluator<'_>,
+    seed: u64,
+    game: u64,
+    explore: Exploration,
+) -> Vec<Position> {
+    let mut rng = Rng::for_stream(seed, game);
+    let mut gen = MoveGenerator::new();
+    let mut scratch = eval.scratch();
+    let mut probs: Vec<Probs> = Vec::with_capacity(64);
+    let mut order: Vec<(f32, usize)> = Vec::with_capacity(64);
+    let mut out = Vec::with_capacity(64);
+    let mut pos = Position::STARTING;
+    let mut first = true;
+    for _ in 0..2000 {
+        if matches!(eval.class(&pos), Class::Contact | Class::Race) && !first {
+            out.push(pos);
+        }
+        let dice = loop {
+            let d = rng.roll();
+            if !(first && d.is_double()) {
+                break d;
+            }
+        };
+        first = false;
+        let moves = gen.generate(&pos, dice);
+        let next = if moves.is_empty() {
+            pos.switch_sides()
+        } else {
+            eval.evaluate_moves(&pos, moves, &mut scratch, &mut probs);
+            let explore_now = explore.top > 1
+                && moves.len() > 1
+                && (rng.next_f64() as f32) < explore.rate;
+            let i = if explore_now {
+                order.clear();
+                // Equity for the mover: the candidates are scored for the opponent.
+                order.extend(probs.iter().enumerate().map(|(i, p)| (-p.equity(), i)));
+                order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                let k = explore.top.min(order.len());
+                order[rng.below(k as u32) as usize].1
+            } else {
+                best_move_index(&probs).unwrap_or(0)
+            };
+            moves[i].next_position()
+        };
+        if terminal_probs(&next).is_some() {
+            break;
+        }
+        pos = next;
+    }
+    out
+}
+
+/// `pos`'s probabilities at `ply` plies (player on roll, before the roll).
+pub fn label(searcher: &mut Searcher<'_>, pos: &Position, ply: u8) -> [f32; OUTPUTS] {
+    searcher.position_probs(pos, ply).sanitized().0
+}
+
+/// Settings of [`fit`].
+#[derive(Clone, Copy, Debug)]
+pub struct FitConfig {
+    /// Passes over the training part.
+    pub epochs: u32,
+    /// Learning rate at the start and the end (geometric in between).
+    pub lr_start: f32,
+    pub lr_end: f32,
+    /// Every `holdout`-th sample (by a seeded hash) is held out to measure the fit;
+    /// 0 holds out none.
+    pub holdout: u32,
+    pub seed: u64,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            epochs: 10,
+            lr_start: 0.02,
+            lr_end: 0.002,
+            holdout: 20,
+            seed: 1,
+        }
+    }
+}
+
+/// The fit after one epoch: root mean square error of the cubeless equity
+/// (`p(win) * 2 - 1 + gammons + backgammons`, in points) on the training and
+/// held-out parts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EpochReport {
+    pub epoch: u32,
+    pub lr: f32,
+    pub train_rmse: f64,
+    pub holdout_rmse: f64,
+    pub train_samples: usize,
+    pub holdout_samples: usize,
+}
+
+/// Fits `net` to `samples` by stochastic gradient descent on the cross-entropy of
+/// the five outputs; calls `report` after every epoch (and once before, as epoch 0).
+/// Returns the last report.
+pub fn fit(
+    net: &mut Net,
+    samples: &[Sample],
+    cfg: &FitConfig,
+    mut report: impl FnMut(&EpochReport),
+) -> EpochReport {
+    let mut train: Vec<u32> = Vec::with_capacity(samples.len());
+    let mut held: Vec<u32> = Vec::new();
+    for (i, _) in samples.iter().enumerate() {
+        let h = crate::rng::splitmix64(&mut (cfg.seed ^ (i as u64).wrapping_mul(0x9E37)));
+        if cfg.holdout > 0 && h % u64::from(cfg.holdout) == 0 {
+            held.push(i as u32);
+        } else {
+            train.push(i as u32);
+        }
+    }
+    let mut scratch = net.scratch();
+    let rmse = |net: &Net, idx: &[u32], scratch: &mut crate::eval::net::Scratch| -> f64 {
+        if idx.is_empty() {
+            return 0.0;
+        }
+        let mut sum = 0f64;
+        for &i in idx {
+            let s = &samples[i as usize];
+            let out = Probs(net.forward(&s.pos, scratch)).sanitized();
+            let d = f64::from(out.equity() - Probs(s.probs).equity());
+            sum += d * d;
+        }
+        (sum / idx.len() as f64).sqrt()
+    };
+    let mut last = EpochReport {
+        epoch: 0,
+        lr: cfg.lr_start,
+        train_rmse: rmse(net, &train, &mut scratch),
+        holdout_rmse: rmse(net, &held, &mut scratch),
+        train_samples: train.len(),
+        holdout_samples: held.len(),
+    };
+    report(&last);
+    let mut rng = Rng::for_stream(cfg.seed, 0x5eed_f17);
+    let steps = (u64::from(cfg.epochs) * train.len() as u64).max(1);
+    let mut step = 0u64;
+    for epoch in 1..=cfg.epochs {
+        // Fisher-Yates with the seeded generator: the same order on every machine.
+        for k in (1..train.len()).rev() {
+            let j = rng.below(k as u32 + 1) as usize;
+            train.swap(k, j);
+        }
+        let mut lr = cfg.lr_start;
+        for &i in &train {
+            let s = &samples[i as usize];
+            lr = cfg.lr_start * (cfg.lr_end / cfg.lr_start).powf(step as f32 / steps as f32);
+            let out = net.forward(&s.pos, &mut scratch);
+            net.train_step(&scratch, &out, &s.probs, lr);
+            step += 1;
+        }
+        last = EpochReport {
+            epoch,
+            lr,
+            train_rmse: rmse(net, &train, &mut scratch),
+            holdout_rmse: rmse(net, &held, &mut scratch),
+            train_samples: train.len(),
+            holdout_samples: held.len(),
+        };
+        report(&last);
+    }
+    last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::bearoff::BearoffDb;
+    use crate::eval::net::load_bundle;
+    use crate::search::Pruning;
+
+    fn default_eval() -> NeuralEvaluator<'static> {
+        let bytes = crate::eval::default_nets::BYTES;
+        NeuralEvaluator {
+            contact: load_bundle(bytes, "contact.").expect("contact net"),
+            race: load_bundle(bytes, "race.").expect("race net"),
+            endgame: Some(BearoffDb::global()),
+        }
+    }
+
+    #[test]
+    fn selfplay_positions_are_deterministic_and_cover_both_nets() {
+        let eval = default_eval();
+        let ex = Exploration::default();
+        let a: Vec<Position> = (0..20)
+            .flat_map(|g| selfplay_positions(&eval, 7, g, ex))
+            .collect();
+        let b: Vec<Position> = (0..20)
+            .flat_map(|g| selfplay_positions(&eval, 7, g, ex))
+            .collect();
+        assert_eq!(a, b);
+        assert!(a.len() > 20 * 20, "{} positions", a.len());
+        assert!(a.iter().any(|p| eval.class(p) == Class::Race));
+        assert!(a.iter().all(|p| matches!(eval.class(p), Class::Contact | Class::Race)));
+        // Exploration changes the games.
+        let greedy: Vec<Position> = (0..20)
+            .flat_map(|g| selfplay_positions(&eval, 7, g, Exploration { rate: 0.0, top: 1 }))
+            .collect();
+        assert_ne!(a, greedy);
+    }
+
+    #[test]
+    fn one_ply_label_is_the_average_of_the_replies() {
+        let eval = default_eval();
+        let mut s = Searcher::new(&eval, Pruning::OFF, None);
+        let pos = Position::STARTING;
+        let l0 = label(&mut s, &pos, 0);
+        let l1 = label(&mut s, &pos, 1);
+        // The opening is nearly balanced and both agree on it within a few hundredths.
+        assert!((l0[0] - 0.5).abs() < 0.05 && (l1[0] - 0.5).abs() < 0.05);
+        assert_ne!(l0, l1);
+    }
+
+    #[test]
+    fn fitting_pulls_a_net_towards_its_labels() {
+        let eval = default_eval();
+        let positions: Vec<Position> = (0..30)
+            .flat_map(|g| selfplay_positions(&eval, 3, g, Exploration::default()))
+            .filter(|p| p.has_contact())
+            .collect();
+        // Labels from the trained net; the student starts from random weights.
+        let mut sc = eval.scratch();
+        let samples: Vec<Sample> = positions
+            .iter()
+            .map(|p| Sample {
+                pos: *p,
+                probs: eval.evaluate_with(p, &mut sc).0,
+            })
+            .collect();
+        let mut student = Net::random(16, 4);
+        let cfg = FitConfig {
+            epochs: 5,
+            lr_start: 0.05,
+            lr_end: 0.01,
+            holdout: 10,
+            seed: 2,
+        };
+        let mut reports = Vec::new();
+        let last = fit(&mut student, &samples, &cfg, |r| reports.push(*r));
+        assert_eq!(reports.len(), 6);
+        assert!(last.holdout_samples > 0 && last.train_samples > last.holdout_samples);
+        assert!(
+            last.train_rmse < reports[0].train_rmse * 0.7,
+            "{:?} -> {:?}",
+            reports[0],
+            last
+        );
+        // Deterministic.
+        let mut again = Net::random(16, 4);
+        fit(&mut again, &samples, &cfg, |_| {});
+        assert_eq!(again, student);
+    }
+}

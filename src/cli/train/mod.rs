@@ -1,0 +1,59 @@
+//! `bgfarm train`: the two pipelines that produce the evaluation networks.
+//!
+//! - `td`: TD(lambda) self-play from random weights (how the shipped nets started);
+//! - `positions`, `label`, `fit`: supervised training: self-play positions, labelled
+//!   by an n-ply search of the current nets, fitted by gradient descent (how they
+//!   were refined). `scripts/train-default-nets.sh` runs both, with the counts used
+//!   for the shipped nets.
+
+mod supervised;
+mod td;
+
+use super::CliError;
+use bgfarm_engine::eval::net::Net;
+use std::path::Path;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub method: Method,
+}
+
+#[derive(clap::Subcommand)]
+pub enum Method {
+    /// Self-play TD(lambda), greedy 0-ply play, exact bear-off targets.
+    Td(td::TdArgs),
+    /// Supervised step 1: positions from self-play games of the current nets.
+    Positions(supervised::PositionsArgs),
+    /// Supervised step 2: label positions with their n-ply probabilities (resumable).
+    Label(supervised::LabelArgs),
+    /// Supervised step 3: fit the nets to labelled positions.
+    Fit(supervised::FitArgs),
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.method {
+        Method::Td(a) => td::run(a),
+        Method::Positions(a) => supervised::positions(a),
+        Method::Label(a) => supervised::label(a),
+        Method::Fit(a) => supervised::fit(a),
+    }
+}
+
+fn load(path: &Path) -> Result<Net, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+    Net::from_safetensors(&bytes).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
+}
+
+fn save(net: &Net, path: &Path) -> Result<(), CliError> {
+    write_atomic(path, &net.to_safetensors()?)
+}
+
+/// Writes through a temporary file and a rename, so a crash never leaves half a net.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
+}

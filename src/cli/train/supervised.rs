@@ -1,0 +1,377 @@
+//! `bgfarm train positions | label | fit`: the supervised pipeline (see
+//! `bgfarm_engine::train::supervised` for the method).
+//!
+//! Files: `positions` writes one position ID per line (duplicates removed, first
+//! occurrence kept); `label` reads that and writes `ID p1 .. p5` lines (the format of
+//! `bgfarm_engine::train::dataset`), appending to an existing output so a killed run
+//! resumes where it stopped; `fit` reads any number of labelled files and writes the
+//! nets like `bgfarm train td` does (`contact.safetensors`, `race.safetensors`,
+//! `nets.safetensors`).
+
+use super::{save, write_atomic};
+use crate::cli::nets::load_evaluator;
+use crate::cli::CliError;
+use bgfarm_engine::eval::net::{save_bundle, Net};
+use bgfarm_engine::eval::neural::Class;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
+use bgfarm_engine::train::dataset::{format_sample, parse_sample, parse_samples, Sample};
+use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig};
+use bgfarm_engine::Position;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Deepest labelling search: a 3-ply label costs ~20x a 2-ply one (~60 ms).
+const MAX_LABEL_PLY: u8 = 3;
+
+#[derive(clap::Args)]
+pub struct PositionsArgs {
+    /// Nets that play the games: `default`, a .safetensors bundle or a directory.
+    #[arg(long, default_value = "default")]
+    pub net: String,
+    /// Self-play games to play.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Index of the first game (game g rolls from stream g of the seed).
+    #[arg(long, default_value_t = 0)]
+    pub first_game: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Chance that a move is drawn from the best few instead of being the best.
+    #[arg(long, default_value_t = Exploration::default().rate)]
+    pub explore_rate: f32,
+    /// How many of the best moves an exploratory move is drawn from.
+    #[arg(long, default_value_t = Exploration::default().top)]
+    pub explore_top: usize,
+    /// Output file: one position ID per line.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core). Never changes the output.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+pub struct LabelArgs {
+    /// Position IDs, one per line (as `bgfarm train positions` writes them).
+    #[arg(long)]
+    pub positions: PathBuf,
+    /// Labelled output; if it exists, labelling resumes after its last whole line.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Search depth of the labels (GNU Backgammon's numbering; 0 = the nets).
+    #[arg(long, default_value_t = 2)]
+    pub ply: u8,
+    /// Nets to search with.
+    #[arg(long, default_value = "default")]
+    pub net: String,
+    /// Reply pruning inside the search (0 = none); see `bgfarm hint --help`.
+    #[arg(long, default_value_t = Pruning::DEFAULT.keep)]
+    pub prune: u8,
+    /// Label at most this many positions in this run.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+pub struct FitArgs {
+    /// Labelled files (`bgfarm train label` output); several are concatenated.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Nets to start from: `default`, a bundle or a directory.
+    #[arg(long, default_value = "default")]
+    pub init: String,
+    /// Directory for the fitted nets (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = FitConfig::default().epochs)]
+    pub epochs: u32,
+    #[arg(long, default_value_t = FitConfig::default().lr_start)]
+    pub lr_start: f32,
+    #[arg(long, default_value_t = FitConfig::default().lr_end)]
+    pub lr_end: f32,
+    /// Hold out one sample in K to measure the fit (0: none).
+    #[arg(long, default_value_t = FitConfig::default().holdout)]
+    pub holdout: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if threads == Some(0) {
+        return Err(CliError::msg("--threads must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::msg(format!("cannot start threads: {e}")))
+}
+
+fn create(path: &Path) -> Result<BufWriter<std::fs::File>, CliError> {
+    std::fs::File::create(path)
+        .map(BufWriter::new)
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
+    move |e| CliError::msg(format!("cannot write {}: {e}", path.display()))
+}
+
+pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
+    if !(0.0..=1.0).contains(&a.explore_rate) || a.explore_top == 0 {
+        return Err(CliError::msg(
+            "--explore-rate must be in 0..1 and --explore-top at least 1",
+        ));
+    }
+    let eval = load_evaluator(&a.net)?;
+    let pool = pool(a.threads)?;
+    let explore = Exploration {
+        rate: a.explore_rate,
+        top: a.explore_top,
+    };
+    let mut out = create(&a.out)?;
+    let mut seen: HashSet<[u8; 10]> = HashSet::new();
+    let (mut total, mut kept) = (0usize, 0usize);
+    let start = Instant::now();
+    const CHUNK: u64 = 2000;
+    let mut done = 0u64;
+    while done < a.games {
+        let n = CHUNK.min(a.games - done);
+        let first = a.first_game + done;
+        let games: Vec<Vec<Position>> = pool.install(|| {
+            (first..first + n)
+                .into_par_iter()
+                .map(|g| sup::selfplay_positions(&eval, a.seed, g, explore))
+                .collect()
+        });
+        for pos in games.iter().flatten() {
+            total += 1;
+            if seen.insert(position_id::key(pos)) {
+                kept += 1;
+                writeln!(out, "{}", position_id::encode(pos)).map_err(io_err(&a.out))?;
+            }
+        }
+        done += n;
+        eprintln!(
+            "games {done:>8}  positions {total:>9}  distinct {kept:>9}  {:.0} games/s",
+            done as f64 / start.elapsed().as_secs_f64()
+        );
+    }
+    out.flush().map_err(io_err(&a.out))?;
+    println!(
+        "{kept} distinct positions ({total} seen) from {} games in {:.0} s -> {}",
+        a.games,
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Reads position IDs, one per line, naming the line of a bad one.
+fn read_positions(path: &Path) -> Result<Vec<Position>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            position_id::decode(l.trim())
+                .map_err(|e| CliError::msg(format!("{}:{}: {e}", path.display(), i + 1)))
+        })
+        .collect()
+}
+
+/// How many whole, valid lines an earlier labelling run left in `path` (0 if it does
+/// not exist), cutting off a half-written last line. Every line must label the
+/// position of the same index in `positions`: output made from another positions
+/// file is refused rather than extended.
+fn resume_point(path: &Path, positions: &[Position]) -> Result<usize, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(CliError::msg(format!("cannot read {}: {e}", path.display()))),
+    };
+    let whole = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    let mut n = 0usize;
+    for (i, line) in whole.lines().enumerate() {
+        let s = parse_sample(line, i + 1)
+            .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?;
+        if positions.get(i) != Some(&s.pos) {
+            return Err(CliError::msg(format!(
+                "{}:{}: labels another position than the positions file's line {} \
+                 (start a new output file)",
+                path.display(),
+                i + 1,
+                i + 1
+            )));
+        }
+        n += 1;
+    }
+    if whole.len() < text.len() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io_err(path))?;
+        f.set_len(whole.len() as u64).map_err(io_err(path))?;
+        eprintln!("{}: dropped a half-written last line", path.display());
+    }
+    Ok(n)
+}
+
+pub fn label(a: LabelArgs) -> Result<(), CliError> {
+    if a.ply > MAX_LABEL_PLY {
+        return Err(CliError::msg(format!(
+            "--ply {} is deeper than {MAX_LABEL_PLY}",
+            a.ply
+        )));
+    }
+    let eval = load_evaluator(&a.net)?;
+    let pool = pool(a.threads)?;
+    let positions = read_positions(&a.positions)?;
+    let from = resume_point(&a.out, &positions)?;
+    let to = a
+        .limit
+        .map_or(positions.len(), |l| (from + l).min(positions.len()));
+    if from > 0 {
+        eprintln!("resuming after {from} labelled positions");
+    }
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map(BufWriter::new)
+        .map_err(io_err(&a.out))?;
+    let prune = Pruning { keep: a.prune };
+    let fingerprint = bgfarm_engine::search::Leaf::from(&eval).fingerprint();
+    let cache = EvalCache::with_mib(64);
+    let start = Instant::now();
+    const CHUNK: usize = 1000;
+    let mut i = from;
+    while i < to {
+        let end = (i + CHUNK).min(to);
+        let labels: Vec<[f32; 5]> = pool.install(|| {
+            positions[i..end]
+                .par_iter()
+                .map_init(
+                    || Searcher::with_fingerprint(&eval, fingerprint, prune, Some(&cache)),
+                    |s, pos| sup::label(s, pos, a.ply),
+                )
+                .collect()
+        });
+        for (pos, probs) in positions[i..end].iter().zip(labels) {
+            let line = format_sample(&Sample { pos: *pos, probs });
+            writeln!(out, "{line}").map_err(io_err(&a.out))?;
+        }
+        // Each chunk reaches the disk before the next starts: a killed run loses at
+        // most one chunk.
+        out.flush().map_err(io_err(&a.out))?;
+        i = end;
+        let rate = (i - from) as f64 / start.elapsed().as_secs_f64();
+        eprintln!(
+            "labelled {i:>8} / {}  {rate:.0} positions/s  ETA {:.0} s",
+            positions.len(),
+            (to - i) as f64 / rate
+        );
+    }
+    println!(
+        "{} positions labelled at {}-ply in {:.0} s -> {}",
+        to - from,
+        a.ply,
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+pub fn fit(a: FitArgs) -> Result<(), CliError> {
+    if a.epochs == 0 || a.lr_start <= 0.0 || a.lr_end <= 0.0 {
+        return Err(CliError::msg(
+            "--epochs must be at least 1 and learning rates positive",
+        ));
+    }
+    let mut eval = load_evaluator(&a.init)?;
+    let mut samples = Vec::new();
+    for path in &a.data {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+        samples.extend(
+            parse_samples(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
+        );
+    }
+    let (contact, race): (Vec<Sample>, Vec<Sample>) = samples
+        .iter()
+        .copied()
+        .filter(|s| matches!(eval.class(&s.pos), Class::Contact | Class::Race))
+        .partition(|s| eval.class(&s.pos) == Class::Contact);
+    eprintln!(
+        "{} samples: {} contact, {} race ({} answered by the endgame tables, skipped)",
+        samples.len(),
+        contact.len(),
+        race.len(),
+        samples.len() - contact.len() - race.len()
+    );
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
+    let cfg = FitConfig {
+        epochs: a.epochs,
+        lr_start: a.lr_start,
+        lr_end: a.lr_end,
+        holdout: a.holdout,
+        seed: a.seed,
+    };
+    let start = Instant::now();
+    let fit_one = |net: &mut Net, data: &[Sample], kind: &str| {
+        if data.is_empty() {
+            return;
+        }
+        sup::fit(net, data, &cfg, |r| {
+            eprintln!(
+                "{kind:<7} epoch {:>3}  lr {:.4}  equity rmse train {:.4} held-out {:.4} \
+                 ({} / {} samples)",
+                r.epoch, r.lr, r.train_rmse, r.holdout_rmse, r.train_samples, r.holdout_samples
+            );
+        });
+        let data_names: Vec<String> = a.data.iter().map(|p| p.display().to_string()).collect();
+        let history = net.metadata.get("training").cloned().unwrap_or_default();
+        net.metadata.insert("kind".into(), kind.into());
+        net.metadata.insert(
+            "training".into(),
+            format!(
+                "{history}; supervised fit of {} samples from {} epochs={} lr={}..{} seed={}",
+                data.len(),
+                data_names.join(","),
+                a.epochs,
+                a.lr_start,
+                a.lr_end,
+                a.seed
+            ),
+        );
+    };
+    // The two nets are independent: fit them on two threads.
+    let (c, r) = (&mut eval.contact, &mut eval.race);
+    rayon::join(
+        || fit_one(c, &contact, "contact"),
+        || fit_one(r, &race, "race"),
+    );
+    save(&eval.contact, &a.out.join("contact.safetensors"))?;
+    save(&eval.race, &a.out.join("race.safetensors"))?;
+    let bundle = save_bundle(&[("contact.", &eval.contact), ("race.", &eval.race)])?;
+    write_atomic(&a.out.join("nets.safetensors"), &bundle)?;
+    println!(
+        "fitted {} contact and {} race samples in {:.0} s; nets in {}",
+        contact.len(),
+        race.len(),
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
