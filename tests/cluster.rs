@@ -65,30 +65,82 @@ impl Drop for Proc {
     }
 }
 
+/// A running coordinator: its process, gRPC URL and metrics address (when
+/// started with `--metrics-listen`).
+struct Coordinator {
+    proc: Proc,
+    url: String,
+    metrics: Option<String>,
+}
+
 /// Starts `bgfarm serve` on port 0; returns it and its URL. Its log goes to
 /// `dir/serve.log`.
 fn serve(dir: &TempDir, extra: &[&str]) -> (Proc, String) {
-    let log = std::fs::File::create(dir.0.join("serve.log")).expect("log file");
+    let c = serve_on(dir, "127.0.0.1:0", "serve", extra);
+    (c.proc, c.url)
+}
+
+/// Starts `bgfarm serve --listen listen` on `dir/data`, logging to `dir/<log>.log`.
+fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coordinator {
+    let log = std::fs::File::create(dir.0.join(format!("{log}.log"))).expect("log file");
     let data = dir.0.join("data");
     let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .args(["serve", "--listen", listen, "--data"])
         .arg(&data)
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(log)
         .spawn()
         .expect("start serve");
-    let mut line = String::new();
     let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("read address");
-    let addr = line
+    let mut lines = BufReader::new(stdout).lines();
+    let mut line = || lines.next().and_then(Result::ok).unwrap_or_default();
+    let first = line();
+    let addr = first
         .trim()
         .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("serve printed {line:?}"));
+        .unwrap_or_else(|| panic!("serve printed {first:?}"));
     let url = format!("http://{addr}");
-    (Proc::new(child), url)
+    let metrics = extra.contains(&"--metrics-listen").then(|| {
+        let l = line();
+        l.trim()
+            .strip_prefix("metrics on ")
+            .unwrap_or_else(|| panic!("serve printed {l:?}"))
+            .to_string()
+    });
+    Coordinator {
+        proc: Proc::new(child),
+        url,
+        metrics,
+    }
+}
+
+/// `GET path` over plain HTTP/1.1: (status code, body).
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to the metrics port");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send request");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read response");
+    let code = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (code, body.to_string())
+}
+
+/// The value of the unlabelled sample `name` in a Prometheus exposition.
+fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
 }
 
 /// Starts `bgfarm work` with one thread; its log goes to `dir/<name>.log`.
@@ -304,5 +356,234 @@ fn wrong_tokens_are_refused() {
             err.contains("token") && err.contains("Unauthenticated"),
             "{err}"
         );
+    }
+}
+
+fn sim_args() -> Vec<String> {
+    [
+        "match-sim",
+        "--length",
+        "3",
+        "--a",
+        "janowski-match:x=0.7",
+        "--b",
+        "jump:sigma=0.09",
+        "--met",
+        "keith:G=0.2",
+        "--matches",
+        "64",
+        "--seed",
+        "3",
+        "--luck",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The JSON of a match simulation without what may differ between runs.
+fn sim_json(out: &Output) -> serde_json::Value {
+    let mut v = json(out);
+    let obj = v.as_object_mut().expect("a JSON object");
+    assert!(obj.remove("seconds").is_some() && obj.remove("threads").is_some());
+    v
+}
+
+#[test]
+fn match_simulations_run_on_the_cluster_bit_for_bit() {
+    let dir = TempDir::new("sim");
+    let c = serve_on(
+        &dir,
+        "127.0.0.1:0",
+        "serve",
+        &["--metrics-listen", "127.0.0.1:0"],
+    );
+    let metrics = c.metrics.clone().expect("metrics address");
+    assert_eq!(http_get(&metrics, "/healthz"), (200, "ok\n".to_string()));
+    assert_eq!(http_get(&metrics, "/nope").0, 404);
+    let _w1 = work(&dir, "w1", &c.url, &[]);
+    let _w2 = work(&dir, "w2", &c.url, &[]);
+    // Luck adjustment on: the float sums are folded chunk by chunk, 2 batches of
+    // 16 pairs on 2 workers, exactly as the embedded run folds them.
+    let embedded = spawn(&with(sim_args(), &["--threads", "1"]));
+    let remote = spawn(&with(
+        sim_args(),
+        &["--coordinator", &c.url, "--batch", "16"],
+    ));
+    let (embedded, remote) = (sim_json(&embedded.output()), sim_json(&remote.output()));
+    assert_eq!(remote, embedded);
+    assert_eq!(remote["pairs"], 32);
+    assert!(remote["adjusted_se"].as_f64().is_some());
+
+    let (code, text) = http_get(&metrics, "/metrics");
+    assert_eq!(code, 200);
+    assert_eq!(
+        metric(&text, "bgfarm_batches_accepted_total"),
+        Some(2.0),
+        "{text}"
+    );
+    assert_eq!(
+        metric(&text, "bgfarm_batches_leased_total"),
+        Some(2.0),
+        "{text}"
+    );
+    assert!(text.contains("bgfarm_jobs{state=\"done\"} 1\n"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("bgfarm_worker_trials_per_second{worker=")),
+        "{text}"
+    );
+}
+
+/// `jobs show ID --json` on `url`.
+fn show(url: &str, id: u64) -> serde_json::Value {
+    json(&run(&[
+        "jobs",
+        "show",
+        &id.to_string(),
+        "--json",
+        "--coordinator",
+        url,
+    ]
+    .map(String::from)))
+}
+
+#[test]
+fn a_restarted_coordinator_resumes_without_recomputing() {
+    let dir = TempDir::new("restart");
+    // A long lease timeout: a batch is leased again only if it was never accepted.
+    let extra = ["--lease-timeout", "30"];
+    let first = serve_on(&dir, "127.0.0.1:0", "serve", &extra);
+    let listen = first.url.trim_start_matches("http://").to_string();
+    let mut first = first.proc;
+    let _worker = work(&dir, "w", &format!("http://{listen}"), &[]);
+    let args = rollout_args("648");
+    let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
+    let url = format!("http://{listen}");
+    let client = spawn(&with(args, &["--coordinator", &url]));
+    // SIGKILL the coordinator once a batch is stored, mid-job.
+    let t = Instant::now();
+    loop {
+        let out = run(&["jobs", "list", "--json", "--coordinator", &url].map(String::from));
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        if text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0") {
+            assert!(
+                !text.contains("\"state\":\"done\""),
+                "the job finished before the kill: {text}"
+            );
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no progress: {text}\n{}",
+            log(&dir, "w")
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    first.child().kill().expect("SIGKILL the coordinator");
+    let _ = first.child().wait();
+    // Same data directory, same port: the worker and the client find it again.
+    let second = serve_on(&dir, &listen, "serve2", &extra);
+    let remote = json(&client.output());
+    assert_eq!(remote, json(&embedded.output()));
+
+    let s = show(&second.url, 1);
+    let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
+    eprintln!("after the restart: {s}");
+    assert_eq!(s["state"], "done");
+    let (total, resumed) = (n("batches_total"), n("batches_resumed"));
+    assert_eq!(total, 18);
+    assert!(resumed >= 1 && resumed < total, "{s}");
+    // No batch accepted before the kill was leased (computed) again ...
+    assert!(n("leases_granted") + resumed <= total, "{s}");
+    // ... and every batch was accepted exactly once across both processes.
+    assert_eq!(
+        n("results_received") - n("results_duplicate") + resumed,
+        total,
+        "{s}"
+    );
+    assert!(
+        log(&dir, "serve2").contains("resumed"),
+        "{}",
+        log(&dir, "serve2")
+    );
+}
+
+#[test]
+fn stop_rules_prune_and_stop_as_in_the_embedded_run() {
+    let dir = TempDir::new("stop");
+    let (_serve, url) = serve(&dir, &[]);
+    let _w1 = work(&dir, "w1", &url, &[]);
+    let _w2 = work(&dir, "w2", &url, &[]);
+    let args: Vec<String> = [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "24/20,13/9,24/21 24/23,6/3 6/5",
+        "--trials",
+        "1296",
+        "--truncate",
+        "6",
+        "--seed",
+        "3",
+        "--batch",
+        "36",
+        "--jsd",
+        "--se-target",
+        "0.0017",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec();
+    let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
+    let remote = spawn(&with(args, &["--coordinator", &url]));
+    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
+    assert_eq!(remote, embedded);
+    // Pruned after the first wave of 324 trials, stopped after the second.
+    let trials: Vec<u64> = remote["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["trials"].as_u64())
+        .collect();
+    assert!(trials.contains(&324) && trials.contains(&648), "{trials:?}");
+    let s = show(&url, 1);
+    assert_eq!(s["state"], "done");
+    assert_eq!(s["batches_done"], 18, "{s}");
+    assert!(
+        s["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("stop rule")),
+        "{s}"
+    );
+}
+
+#[test]
+fn tls_between_clients_workers_and_the_coordinator() {
+    let dir = TempDir::new("tls");
+    let tls = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tls");
+    let (cert, key, ca) = (
+        tls.join("server.pem"),
+        tls.join("server.key"),
+        tls.join("ca.pem"),
+    );
+    let (_serve, plain) = serve(&dir, &["--tls-cert", path(&cert), "--tls-key", path(&key)]);
+    let url = plain.replace("http://", "https://");
+    let _w = work(&dir, "w", &url, &["--tls-ca", path(&ca)]);
+    let args = rollout_args("72");
+    let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
+    let remote = spawn(&with(
+        args.clone(),
+        &["--coordinator", &url, "--tls-ca", path(&ca)],
+    ));
+    // Without the CA the certificate is not trusted; plain HTTP/2 is not spoken.
+    let untrusted = spawn(&with(args.clone(), &["--coordinator", &url]));
+    let plaintext = spawn(&with(args, &["--coordinator", &plain]));
+    assert_eq!(json(&remote.output()), json(&embedded.output()));
+    for p in [untrusted, plaintext] {
+        let out = p.output();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
     }
 }

@@ -287,13 +287,28 @@ fn k8s_coordinator_workers_secret_and_autoscaler_agree() {
         );
     }
 
-    // Probes: TCP on the gRPC port (there is no health endpoint).
+    // Probes: GET /healthz on the --metrics-listen port when it is given, else TCP
+    // on the gRPC port.
+    let metrics_port = flag(&args, "--metrics-listen").map(|a| port_of(&a));
     for p in ["readinessProbe", "livenessProbe"] {
-        assert_eq!(
-            resolve_port(coord, &coord[p]["tcpSocket"]["port"]),
-            listen_port,
-            "{p}"
-        );
+        match metrics_port {
+            Some(port) => {
+                let get = &coord[p]["httpGet"];
+                assert_eq!(get["path"], "/healthz", "{p}");
+                assert_eq!(resolve_port(coord, &get["port"]), port, "{p}");
+            }
+            None => assert_eq!(
+                resolve_port(coord, &coord[p]["tcpSocket"]["port"]),
+                listen_port,
+                "{p}"
+            ),
+        }
+    }
+    if let Some(port) = metrics_port {
+        let annotations = &sts["spec"]["template"]["metadata"]["annotations"];
+        if let Some(scrape) = annotations["prometheus.io/port"].as_str() {
+            assert_eq!(scrape, port.to_string(), "the scrape annotation's port");
+        }
     }
 
     // Workers: `work --coordinator http://SERVICE:PORT --token-file <secret>`.
@@ -365,6 +380,23 @@ fn compose_coordinator_and_workers_agree() {
             .any(|p| p.ends_with(&format!(":{port}"))),
         "the coordinator publishes {port}"
     );
+
+    // The healthcheck asks /healthz on the --metrics-listen port when it is given.
+    let check = strings(&coord["healthcheck"]["test"]).join(" ");
+    match flag(&args, "--metrics-listen") {
+        Some(m) => {
+            let port = port_of(&m);
+            assert!(m.starts_with("0.0.0.0:"), "metrics on every interface");
+            assert!(
+                check.contains(&format!("/dev/tcp/127.0.0.1/{port}")) && check.contains("/healthz"),
+                "healthcheck {check} does not ask /healthz on {port}"
+            );
+        }
+        None => assert!(
+            check.contains(&format!("/dev/tcp/127.0.0.1/{port}")),
+            "{check}"
+        ),
+    }
 
     // --data is on a named volume.
     let data = flag(&args, "--data").expect("--data");

@@ -1,7 +1,7 @@
-//! One batch of a job: a contiguous range of trial indices, the unit of leasing and
+//! One batch of a job: a contiguous range of work units (trials or pairs), the unit of leasing and
 //! of the deterministic fold.
 
-use bgfarm_engine::rollout::RolloutStats;
+use crate::outcome::Outcome;
 use std::ops::Range;
 use std::time::Instant;
 
@@ -22,7 +22,10 @@ pub struct Batch {
     /// The worker of the last expired lease: a re-lease prefers another one.
     pub last_failed: Option<String>,
     /// The accepted result (stored durably before it is set).
-    pub result: Option<RolloutStats>,
+    pub result: Option<Outcome>,
+    /// Rollout candidates this batch runs (empty: all); set by a stop rule's
+    /// pruning before the batch's wave is released.
+    pub active: Vec<bool>,
 }
 
 impl Batch {
@@ -34,6 +37,7 @@ impl Batch {
             attempts: 0,
             last_failed: None,
             result: None,
+            active: Vec::new(),
         }
     }
 

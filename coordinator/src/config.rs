@@ -15,6 +15,25 @@ pub struct Config {
     pub client_token: Option<String>,
     /// Bearer token of workers (register, exchange, heartbeat); `None`: open.
     pub worker_token: Option<String>,
+    /// Serve gRPC over TLS with this certificate chain and key; `None`: plain.
+    pub tls: Option<TlsIdentity>,
+}
+
+/// A certificate chain and its private key, both PEM. Its `Debug` hides the key.
+#[derive(Clone)]
+pub struct TlsIdentity {
+    pub cert_pem: Vec<u8>,
+    pub key_pem: Vec<u8>,
+}
+
+impl std::fmt::Debug for TlsIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "TlsIdentity({} bytes of certificate, key hidden)",
+            self.cert_pem.len()
+        )
+    }
 }
 
 impl Default for Config {
@@ -26,6 +45,7 @@ impl Default for Config {
             max_attempts: 5,
             client_token: None,
             worker_token: None,
+            tls: None,
         }
     }
 }

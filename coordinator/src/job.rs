@@ -1,24 +1,48 @@
-//! A job in memory: its spec, its batches and its progress channel.
+//! A job in memory: its spec, its batches, its counters and its progress channel.
 
 use crate::batch::Batch;
+use crate::kind::Work;
+use crate::outcome::{fold, Outcome};
 use crate::split_batches;
-use bgfarm_engine::rollout::RolloutStats;
+use crate::stop::StopRules;
+use crate::waves::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::JobState;
 use std::collections::VecDeque;
 use tokio::sync::watch;
 
-/// A rollout job being run (or finished, kept for `GetJob`).
+/// What this coordinator process did for one job (reset by a restart; the
+/// restart test reads them to prove that no accepted batch is computed again).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobCounters {
+    /// Accepted results found in the store when the job was resumed.
+    pub resumed: u64,
+    pub leases_granted: u64,
+    pub leases_expired: u64,
+    /// Results handed in (each one a batch a worker computed).
+    pub results_received: u64,
+    /// Results for a batch that already had an accepted result.
+    pub results_duplicate: u64,
+}
+
+/// A job being run (or finished, kept for `GetJob`).
 pub struct Job {
     pub id: u64,
     pub spec: v1::JobSpec,
-    pub rollout: v1::RolloutSpec,
+    pub work: Work,
     pub state: JobState,
     pub message: String,
     pub batches: Vec<Batch>,
-    /// Batches waiting for a lease, in the order they will be handed out.
+    /// Batches waiting for a lease, in the order they will be handed out. May hold
+    /// stale entries (batches since leased or done): they are skipped when popped,
+    /// which keeps completing a batch O(1) (a job may have 10^6 batches).
     pub pending: VecDeque<u64>,
+    /// Batches with an accepted result, and their units (trials or pairs).
     pub done: u64,
+    pub units_done: u64,
+    pub counters: JobCounters,
+    /// A rollout with stop rules runs wave by wave.
+    pub waves: Option<Waves>,
     pub progress: watch::Sender<v1::JobStatus>,
 }
 
@@ -35,45 +59,115 @@ pub fn state_to_wire(s: JobState) -> v1::JobState {
 
 impl Job {
     /// A job with every batch pending.
-    pub fn new(id: u64, spec: v1::JobSpec, rollout: v1::RolloutSpec, state: JobState) -> Job {
-        let batches: Vec<Batch> = split_batches(rollout.trials, rollout.batch_size)
+    pub fn new(id: u64, spec: v1::JobSpec, work: Work, state: JobState) -> Job {
+        let batches: Vec<Batch> = split_batches(work.units(), work.batch_size())
             .into_iter()
             .map(Batch::new)
             .collect();
+        let waves = match &work {
+            Work::Rollout(r) => {
+                let rules = StopRules::from_wire(r.stop.as_ref());
+                rules.any().then(|| {
+                    Waves::new(
+                        rules,
+                        r.batch_size,
+                        batches.len() as u64,
+                        r.candidates.len(),
+                    )
+                })
+            }
+            Work::MatchSim(_) => None,
+        };
+        let released = waves.as_ref().map_or(batches.len() as u64, |w| w.wave.end);
         let pending = if state.is_final() {
             VecDeque::new()
         } else {
-            (0..batches.len() as u64).collect()
+            (0..released).collect()
         };
         let (progress, _) = watch::channel(v1::JobStatus::default());
         let mut job = Job {
             id,
             spec,
-            rollout,
+            work,
             state,
             message: String::new(),
             batches,
             pending,
             done: 0,
+            units_done: 0,
+            counters: JobCounters::default(),
+            waves,
             progress,
         };
         job.publish(0);
         job
     }
 
-    /// Records the accepted result of batch `b` (already stored durably).
-    pub fn complete(&mut self, b: u64, stats: RolloutStats) {
+    /// Whether batch `b` may run now (its wave is released).
+    pub fn released(&self, b: u64) -> bool {
+        self.waves.as_ref().is_none_or(|w| w.released(b))
+    }
+
+    /// Records the accepted result of batch `b` (already stored durably); false
+    /// when the batch had one already or is not released.
+    pub fn complete(&mut self, b: u64, outcome: Outcome) -> bool {
+        if !self.released(b) {
+            return false;
+        }
         let Some(batch) = self.batches.get_mut(b as usize) else {
+            return false;
+        };
+        if batch.result.is_some() {
+            return false;
+        }
+        batch.result = Some(outcome);
+        batch.lease = None;
+        self.done += 1;
+        self.units_done += batch.trial_count();
+        if self.waves.is_some() {
+            self.advance_wave();
+        } else if self.done == self.batches.len() as u64 && !self.state.is_final() {
+            self.state = JobState::Done;
+        }
+        true
+    }
+
+    /// When the current wave is complete: applies the stop rules, then releases the
+    /// next wave (with the pruned candidates) or ends the job.
+    fn advance_wave(&mut self) {
+        let Some(waves) = self.waves.as_mut() else {
             return;
         };
-        if batch.result.is_none() {
-            batch.result = Some(stats);
-            batch.lease = None;
-            self.done += 1;
+        let wave = &self.batches[waves.wave.start as usize..waves.wave.end as usize];
+        if !wave.iter().all(|b| b.result.is_some()) {
+            return;
         }
-        self.pending.retain(|&p| p != b);
-        if self.done == self.batches.len() as u64 && !self.state.is_final() {
-            self.state = JobState::Done;
+        let results = wave.iter().filter_map(|b| match &b.result {
+            Some(Outcome::Rollout(s)) => Some(s),
+            _ => None,
+        });
+        match waves.finish_wave(results) {
+            Some(next) => {
+                let active = if waves.active.iter().all(|&a| a) {
+                    Vec::new()
+                } else {
+                    waves.active.clone()
+                };
+                for b in next {
+                    self.batches[b as usize].active = active.clone();
+                    if !self.state.is_final() {
+                        self.pending.push_back(b);
+                    }
+                }
+            }
+            None if !self.state.is_final() => {
+                self.state = JobState::Done;
+                self.pending.clear();
+                if self.done < self.batches.len() as u64 {
+                    self.message = format!("stop rule met after {} trials", self.units_done);
+                }
+            }
+            None => {}
         }
     }
 
@@ -87,26 +181,23 @@ impl Job {
         }
     }
 
-    /// Trials of every accepted batch.
-    pub fn trials_done(&self) -> u64 {
-        self.batches
-            .iter()
-            .filter(|b| b.result.is_some())
-            .map(|b| b.trial_count())
-            .sum()
-    }
-
     /// The job's status now.
     pub fn status(&self, worker_threads: u32) -> v1::JobStatus {
+        let c = &self.counters;
         v1::JobStatus {
             job_id: self.id,
             state: state_to_wire(self.state) as i32,
             batches_total: self.batches.len() as u64,
             batches_done: self.done,
-            trials_total: self.rollout.trials,
-            trials_done: self.trials_done(),
+            trials_total: self.work.units(),
+            trials_done: self.units_done,
             message: self.message.clone(),
             worker_threads,
+            batches_resumed: c.resumed,
+            leases_granted: c.leases_granted,
+            leases_expired: c.leases_expired,
+            results_received: c.results_received,
+            results_duplicate: c.results_duplicate,
         }
     }
 
@@ -116,13 +207,12 @@ impl Job {
         self.progress.send_replace(s);
     }
 
-    /// The accepted batches folded in batch order (exact in any order; the fixed
-    /// order documents the contract).
-    pub fn aggregate(&self) -> RolloutStats {
-        let mut total = RolloutStats::new(self.rollout.candidates.len());
-        for r in self.batches.iter().filter_map(|b| b.result.as_ref()) {
-            total.merge(r);
-        }
-        total
+    /// The accepted batches folded in batch order, as (rollout aggregate,
+    /// match-simulation aggregate).
+    pub fn aggregate(&self) -> (Option<v1::BatchStats>, Option<v1::SimTotals>) {
+        fold(
+            &self.work,
+            self.batches.iter().filter_map(|b| b.result.as_ref()),
+        )
     }
 }

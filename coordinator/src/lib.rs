@@ -1,23 +1,35 @@
 //! bgfarm-coordinator: gRPC services, job splitting, leases and aggregation.
 //!
-//! A job is split into batches of trial indices ([`split_batches`]); workers pull
-//! leases with deadlines, a reaper re-queues expired ones, results are validated,
-//! stored durably and acknowledged idempotently by (job, batch), and the aggregate
-//! folds accepted batches in batch order, so the result equals the embedded run's
-//! bit for bit (DESIGN.md, "The determinism contract").
+//! A job (a rollout or a match simulation) is split into batches of work units
+//! ([`split_batches`]); workers pull leases with deadlines, a reaper re-queues
+//! expired ones, results are validated, stored durably (one group-committed fsync
+//! for many results) and acknowledged idempotently by (job, batch), and the
+//! aggregate folds accepted batches in batch order, so the result equals the
+//! embedded run's bit for bit (DESIGN.md, "The determinism contract"). Counters are
+//! served in the Prometheus format by [`http`].
 
 mod auth;
 mod batch;
 mod client_api;
 mod config;
 mod core;
+mod durable;
+mod exchange;
+pub mod http;
 mod job;
+mod kind;
+pub mod metrics;
+mod outcome;
+mod reap;
+pub mod stop;
 mod validate;
+mod validate_sim;
+mod waves;
 mod worker_api;
 mod workers;
 
 pub use auth::BearerAuth;
-pub use config::Config;
+pub use config::{Config, TlsIdentity};
 pub use core::Core;
 
 use bgfarm_proto::v1::client_service_server::ClientServiceServer;
@@ -40,32 +52,56 @@ pub fn split_batches(trials: u64, batch: u64) -> Vec<Range<u64>> {
         .collect()
 }
 
-/// Serves both services on `listener` until `shutdown` resolves, with the reaper
-/// running alongside.
+/// Serves both gRPC services on `listener` until `shutdown` resolves, with the
+/// reaper running alongside, and `/metrics` + `/healthz` on `metrics` when given.
 pub async fn serve(
     listener: TcpListener,
+    metrics: Option<TcpListener>,
     store: Store,
     config: Config,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let core = Core::open(store, config.clone())?;
-    let reaper = tokio::spawn(core.clone().reaper());
+    serve_core(listener, metrics, core, shutdown).await
+}
+
+/// [`serve`] on an opened coordinator (the benchmark drives the same `Core`).
+pub async fn serve_core(
+    listener: TcpListener,
+    metrics: Option<TcpListener>,
+    core: std::sync::Arc<Core>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let config = core.config().clone();
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(tls) = &config.tls {
+        // A bad certificate or key fails here, before any task is started.
+        let identity = tonic::transport::Identity::from_pem(&tls.cert_pem, &tls.key_pem);
+        builder = builder
+            .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))
+            .map_err(|e| format!("TLS certificate or key: {e}"))?;
+    }
     let client = InterceptedService::new(
         ClientServiceServer::from_arc(std::sync::Arc::new(client_api::ClientApi(core.clone())))
             .max_decoding_message_size(MAX_MESSAGE_BYTES),
         BearerAuth::new(config.client_token.clone(), "client"),
     );
     let worker = InterceptedService::new(
-        WorkerServiceServer::from_arc(std::sync::Arc::new(worker_api::WorkerApi(core)))
+        WorkerServiceServer::from_arc(std::sync::Arc::new(worker_api::WorkerApi(core.clone())))
             .max_decoding_message_size(MAX_MESSAGE_BYTES),
         BearerAuth::new(config.worker_token.clone(), "worker"),
     );
-    let result = tonic::transport::Server::builder()
+    let reaper = tokio::spawn(core.clone().reaper());
+    let http = metrics.map(|l| tokio::spawn(http::serve(l, core)));
+    let result = builder
         .add_service(client)
         .add_service(worker)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await;
     reaper.abort();
+    if let Some(h) = http {
+        h.abort();
+    }
     result?;
     Ok(())
 }

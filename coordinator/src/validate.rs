@@ -1,10 +1,16 @@
 //! Validation of everything that arrives from the network: job specs from clients
 //! and batch results from workers. A bad spec is refused with INVALID_ARGUMENT and a
-//! message naming the field; a bad result is rejected and never stored.
+//! message naming the field; a bad result is rejected and never stored. Rollouts
+//! are checked here, match simulations in [`crate::validate_sim`].
 
-use bgfarm_engine::rollout::{RolloutJob, RolloutStats, OUTPUTS};
-use bgfarm_proto::convert::rollout_from_wire;
+use crate::kind::Work;
+use crate::outcome::Outcome;
+use crate::stop::StopRules;
+use crate::validate_sim::{check_sim_result, check_sim_spec};
+use bgfarm_engine::rollout::{RolloutStats, OUTPUTS};
+use bgfarm_proto::convert::{rollout_from_wire, stats_from_wire};
 use bgfarm_proto::v1;
+use prost::Message;
 use std::ops::Range;
 
 /// Most candidates in one rollout: `--moves all` of the richest roll has a few
@@ -24,17 +30,48 @@ const MAX_ABS_OUTPUT: i128 = 64;
 /// Fixed-point scale of the engine accumulators (2^32).
 const SCALE: i128 = 1 << 32;
 
-/// A validated rollout spec: the decoded engine job plus its wire form.
-pub struct ValidSpec {
-    pub rollout: v1::RolloutSpec,
-    pub job: RolloutJob,
+/// Checks a submitted spec; `Err` carries the message for INVALID_ARGUMENT.
+pub fn check_spec(spec: &v1::JobSpec) -> Result<Work, String> {
+    let work =
+        Work::of(spec).ok_or("job spec has no kind: submit a rollout or a match simulation")?;
+    match &work {
+        Work::Rollout(r) => check_rollout_spec(r)?,
+        Work::MatchSim(m) => check_sim_spec(m)?,
+    }
+    Ok(work)
 }
 
-/// Checks a submitted spec; `Err` carries the message for INVALID_ARGUMENT.
-pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
-    let Some(v1::job_spec::Kind::Rollout(r)) = &spec.kind else {
-        return Err("job spec has no kind: only rollout jobs are supported".into());
-    };
+/// Checks a result handed in for the batch over `trials` of a job of `work`, run
+/// for the rollout candidates `active` (empty: all); `Ok` carries the bytes to
+/// store and the decoded outcome.
+pub fn check_batch(
+    work: &Work,
+    trials: &Range<u64>,
+    active: &[bool],
+    r: &v1::BatchResult,
+) -> Result<(Vec<u8>, Outcome), String> {
+    match work {
+        Work::Rollout(spec) => {
+            let wire = r
+                .stats
+                .as_ref()
+                .ok_or("rollout result without statistics")?;
+            let stats = stats_from_wire(wire).map_err(|e| e.0)?;
+            check_result(spec.candidates.len(), trials, active, &stats)?;
+            Ok((wire.encode_to_vec(), Outcome::Rollout(stats)))
+        }
+        Work::MatchSim(spec) => {
+            let wire = r
+                .match_sim
+                .as_ref()
+                .ok_or("match-simulation result without totals")?;
+            let chunks = check_sim_result(spec, trials, wire)?;
+            Ok((wire.encode_to_vec(), Outcome::MatchSim(chunks)))
+        }
+    }
+}
+
+fn check_rollout_spec(r: &v1::RolloutSpec) -> Result<(), String> {
     if r.candidates.is_empty() {
         return Err("rollout spec has no candidates".into());
     }
@@ -50,7 +87,7 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
             r.trials
         ));
     }
-    if r.batch_size == 0 || r.batch_size % 36 != 0 || r.batch_size > MAX_BATCH_SIZE {
+    if r.batch_size == 0 || !r.batch_size.is_multiple_of(36) || r.batch_size > MAX_BATCH_SIZE {
         return Err(format!(
             "batch_size {}: must be a positive multiple of 36 up to {MAX_BATCH_SIZE}",
             r.batch_size
@@ -70,6 +107,8 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
             return Err("truncate 0: give at least 1 ply or leave it out".into());
         }
     }
+    let rules = StopRules::from_wire(r.stop.as_ref());
+    rules.check()?;
     let job = rollout_from_wire(r).map_err(|e| e.0)?;
     if let Some((i, _)) = job
         .candidates
@@ -79,10 +118,7 @@ pub fn check_spec(spec: &v1::JobSpec) -> Result<ValidSpec, String> {
     {
         return Err(format!("candidate {i}: the game in its position is over"));
     }
-    Ok(ValidSpec {
-        rollout: r.clone(),
-        job,
-    })
+    Ok(())
 }
 
 /// Checks a batch result against its batch: one entry per candidate, each output
@@ -135,7 +171,7 @@ pub fn check_result(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::rollout::{Candidate, TrialSettings};
+    use bgfarm_engine::rollout::{Candidate, RolloutJob, TrialSettings};
     use bgfarm_engine::Position;
     use bgfarm_proto::convert::rollout_to_wire;
 

@@ -61,6 +61,7 @@ fn result(job: u64, batch: u64, s: v1::BatchStats) -> v1::BatchResult {
             batch_index: batch,
         }),
         stats: Some(s),
+        match_sim: None,
     }
 }
 
@@ -156,4 +157,243 @@ async fn results_are_idempotent_validated_and_durable() {
     let status = core.get(job).expect("get").status.unwrap_or_default();
     assert_eq!(status.state, v1::JobState::Done as i32);
     assert_eq!(status.trials_done, 72);
+    // Counters of the restarted process: one batch resumed, one leased and run.
+    assert_eq!(
+        (
+            status.batches_resumed,
+            status.leases_granted,
+            status.results_received
+        ),
+        (1, 1, 1)
+    );
+}
+
+/// Totals of `n` pairs, A winning every match in 3 games, with luck `adj` per pair.
+fn sim_chunk(n: u64, adj: f64) -> bgfarm_engine::matchsim::SimStats {
+    bgfarm_engine::matchsim::SimStats {
+        matches: 2 * n,
+        pairs: n,
+        points: 2 * n as i64,
+        pair_points_sq: 4 * n,
+        wins: 2 * n,
+        games: 6 * n,
+        pair_games_sq: 36 * n,
+        cube_sum: 6 * n,
+        turns: 60 * n,
+        adjusted: adj * n as f64,
+        pair_adjusted_sq: adj * adj * n as f64,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
+    use bgfarm_engine::matchsim::chunk::fold_totals;
+    use bgfarm_engine::matchsim::{CubeStrategy, SimSpec};
+    use bgfarm_engine::met::MatchEquityTable;
+    use bgfarm_proto::matchsim::{matchsim_to_wire, totals_from_wire, totals_to_wire};
+
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("bgfarm-coord-sim-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
+    let met = MatchEquityTable::kazaross_xg2();
+    let sim = SimSpec {
+        a: CubeStrategy::parse("janowski-match:x=0.7").expect("a"),
+        b: CubeStrategy::parse("janowski-money:x=0.7").expect("b"),
+        length: 5,
+        met: &met,
+        jacoby: false,
+        luck: true,
+        seed: 3,
+    };
+    // 40 pairs in batches of 32: batch 0 has chunks of 16 and 16, batch 1 one of 8.
+    let job = core
+        .submit(matchsim_to_wire(&sim, 40, 32, "fp"))
+        .await
+        .expect("submit")
+        .job_id;
+    let mut bad = matchsim_to_wire(&sim, 40, 20, "fp");
+    if let Some(v1::job_spec::Kind::MatchSim(m)) = &mut bad.kind {
+        m.strategy_b = "gnubg".into();
+    }
+    let e = core.submit(bad).await.expect_err("bad spec");
+    assert_eq!(e.code(), Code::InvalidArgument);
+
+    let w = register(&core);
+    let got = exchange(&core, &w, vec![], 8).await;
+    let ranges: Vec<(u64, u64)> = got
+        .leases
+        .iter()
+        .map(|l| (l.trial_start, l.trial_end))
+        .collect();
+    assert_eq!(ranges, [(0, 32), (32, 40)]);
+    let chunks = [sim_chunk(16, 0.1), sim_chunk(16, 0.7), sim_chunk(8, 0.3)];
+    let result = |b: u64, cs: &[bgfarm_engine::matchsim::SimStats]| v1::BatchResult {
+        batch: Some(v1::BatchRef {
+            job_id: job,
+            batch_index: b,
+        }),
+        stats: None,
+        match_sim: Some(v1::MatchSimStats {
+            chunks: cs.iter().map(totals_to_wire).collect(),
+        }),
+    };
+    // Batch 1 first: the fold is in chunk order whatever the arrival order.
+    let r = exchange(&core, &w, vec![result(1, &chunks[2..])], 0).await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted]);
+    let r = exchange(
+        &core,
+        &w,
+        vec![result(0, &chunks[..1]), result(0, &chunks[..2])],
+        0,
+    )
+    .await;
+    assert_eq!(
+        verdicts(&r),
+        [v1::ResultVerdict::Rejected, v1::ResultVerdict::Accepted]
+    );
+    let r = exchange(&core, &w, vec![result(0, &chunks[..2])], 0).await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Duplicate]);
+
+    let got = core.get(job).expect("get");
+    let total = got.match_sim_aggregate.as_ref().map(totals_from_wire);
+    assert_eq!(total, Some(fold_totals(&chunks)));
+    let s = got.status.unwrap_or_default();
+    assert_eq!(s.state, v1::JobState::Done as i32);
+    assert_eq!((s.trials_done, s.trials_total), (40, 40));
+    assert_eq!(
+        (s.leases_granted, s.results_received, s.results_duplicate),
+        (2, 4, 1)
+    );
+    let text = core.metrics_text();
+    assert!(text.contains("bgfarm_batches_accepted_total 2\n"), "{text}");
+    assert!(text.contains("bgfarm_results_rejected_total 1\n"), "{text}");
+    assert!(
+        text.contains("bgfarm_results_duplicate_total 1\n"),
+        "{text}"
+    );
+    assert!(text.contains("bgfarm_jobs{state=\"done\"} 1\n"), "{text}");
+}
+
+/// A rollout spec over three candidates with a JSD stop rule, waves of one batch.
+fn jsd_spec() -> v1::JobSpec {
+    let c = |p: Position| Candidate {
+        label: None,
+        start: p,
+        report_for_opponent: false,
+    };
+    let job = RolloutJob {
+        candidates: vec![
+            c(Position::STARTING),
+            c(Position::STARTING),
+            c(Position::STARTING),
+        ],
+        seed: 1,
+        settings: TrialSettings::default(),
+    };
+    let mut spec = rollout_to_wire(&job, 972, 324, "fp");
+    if let Some(v1::job_spec::Kind::Rollout(r)) = &mut spec.kind {
+        r.stop = Some(v1::StopRules {
+            se_target: None,
+            jsd: true,
+            jsd_min: 300,
+            jsd_k: 2.0,
+        });
+    }
+    spec
+}
+
+/// Statistics of `n` trials per active candidate, candidate `c` worth `x[c]`.
+fn stats3(n: u64, x: [f64; 3], active: &[bool]) -> v1::BatchStats {
+    let mut s = RolloutStats::new(3);
+    for (c, &v) in x.iter().enumerate() {
+        if active.is_empty() || active[c] {
+            for _ in 0..n {
+                for k in 0..OUTPUTS {
+                    s.per_candidate[c][k].add(v);
+                }
+            }
+        }
+    }
+    stats_to_wire(&s)
+}
+
+#[tokio::test]
+async fn stop_rules_gate_waves_prune_and_survive_a_restart() {
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("bgfarm-coord-jsd-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
+    let job = core.submit(jsd_spec()).await.expect("submit").job_id;
+    let w = register(&core);
+    // Only the first wave (batch 0) is leased, for every candidate.
+    let got = exchange(&core, &w, vec![], 8).await;
+    assert_eq!(got.leases.len(), 1);
+    assert!(got.leases[0].active.is_empty());
+    // A result for a batch of a later wave is refused.
+    let early = exchange(
+        &core,
+        &w,
+        vec![result(job, 1, stats3(324, [0.5; 3], &[]))],
+        0,
+    )
+    .await;
+    assert_eq!(verdicts(&early), [v1::ResultVerdict::Rejected]);
+    let x = [0.5, 0.5, -0.5];
+    let r = exchange(&core, &w, vec![result(job, 0, stats3(324, x, &[]))], 0).await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted]);
+
+    // Restart: wave 1 is resumed, candidate 2 stays pruned for wave 2.
+    drop(core);
+    let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
+    let w = register(&core);
+    let got = exchange(&core, &w, vec![], 8).await;
+    assert_eq!(got.leases.len(), 1);
+    let mask = [true, true, false];
+    assert_eq!(got.leases[0].active, mask);
+    assert_eq!(got.leases[0].batch.map(|b| b.batch_index), Some(1));
+    // A result that ran the pruned candidate does not match the lease.
+    let wrong = exchange(&core, &w, vec![result(job, 1, stats3(324, x, &[]))], 0).await;
+    assert_eq!(verdicts(&wrong), [v1::ResultVerdict::Rejected]);
+    let r = exchange(&core, &w, vec![result(job, 1, stats3(324, x, &mask))], 8).await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted]);
+    assert_eq!(r.leases.len(), 1, "wave 3 follows");
+    let r = exchange(&core, &w, vec![result(job, 2, stats3(324, x, &mask))], 8).await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted]);
+    let s = core.get(job).expect("get").status.unwrap_or_default();
+    assert_eq!(s.state, v1::JobState::Done as i32);
+    assert_eq!((s.batches_done, s.batches_resumed), (3, 1));
+}
+
+#[tokio::test]
+async fn an_exchange_hands_out_at_most_two_mib_of_specs() {
+    use bgfarm_engine::matchsim::{CubeStrategy, SimSpec};
+    use bgfarm_engine::met::MatchEquityTable;
+    use bgfarm_proto::matchsim::matchsim_to_wire;
+    use prost::Message;
+
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("bgfarm-coord-cap-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
+    let met = MatchEquityTable::kazaross_xg2();
+    let sim = SimSpec {
+        a: CubeStrategy::parse("janowski-match").expect("a"),
+        b: CubeStrategy::parse("janowski-money").expect("b"),
+        length: 7,
+        met: &met,
+        jacoby: false,
+        luck: false,
+        seed: 1,
+    };
+    // 200 batches of 16 pairs, each lease carrying a ~33 KB spec.
+    core.submit(matchsim_to_wire(&sim, 3200, 16, "fp"))
+        .await
+        .expect("submit");
+    let w = register(&core);
+    let got = exchange(&core, &w, vec![], 200).await;
+    let n = got.leases.len();
+    assert!((10..200).contains(&n), "{n} leases");
+    assert!(got.encoded_len() <= 2 << 20, "{} bytes", got.encoded_len());
 }

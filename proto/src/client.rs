@@ -1,5 +1,6 @@
-//! Connecting to a coordinator: a channel with the bearer token attached to every
-//! request, for the CLI's client commands and for workers alike.
+//! Connecting to a coordinator: a channel (TLS for https:// URLs) with the bearer
+//! token attached to every request, for the CLI's client commands and for workers
+//! alike.
 
 use crate::v1::client_service_client::ClientServiceClient;
 use crate::v1::worker_service_client::WorkerServiceClient;
@@ -8,7 +9,7 @@ use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
 use tonic::service::Interceptor;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use tonic::{Request, Status};
 
 /// Adds `authorization: Bearer <token>` to each request (nothing without a token).
@@ -45,11 +46,27 @@ pub type JobClient = ClientServiceClient<InterceptedService<Channel, AttachToken
 /// A client of the worker service.
 pub type WorkerClient = WorkerServiceClient<InterceptedService<Channel, AttachToken>>;
 
-/// A lazily connecting channel to `url` (`http://host:port`): it connects on the
-/// first request and reconnects after the coordinator restarts.
-pub fn channel(url: &str) -> Result<Channel, String> {
-    let ep = Endpoint::from_shared(url.to_string())
+/// A lazily connecting channel to `url` (`http://host:port`, or `https://host:port`
+/// for a coordinator serving TLS): it connects on the first request and reconnects
+/// after the coordinator restarts. With https, the coordinator's certificate must
+/// chain to `ca` (PEM; the CA of a private deployment) or, without it, to the
+/// system's roots.
+pub fn channel(url: &str, ca: Option<&[u8]>) -> Result<Channel, String> {
+    let mut ep = Endpoint::from_shared(url.to_string())
         .map_err(|e| format!("coordinator URL {url:?}: {e}"))?;
+    if url.starts_with("https://") {
+        let tls = match ca {
+            Some(pem) => ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem)),
+            None => ClientTlsConfig::new().with_native_roots(),
+        };
+        ep = ep
+            .tls_config(tls)
+            .map_err(|e| format!("TLS settings for {url}: {e}"))?;
+    } else if ca.is_some() {
+        return Err(format!(
+            "a TLS CA was given but {url} is not an https:// URL"
+        ));
+    }
     // 5 s to connect is ample on a LAN; 30 s per request covers the slowest fsync.
     Ok(ep
         .connect_timeout(Duration::from_secs(5))
@@ -57,20 +74,33 @@ pub fn channel(url: &str) -> Result<Channel, String> {
         .connect_lazy())
 }
 
-/// A job client of the coordinator at `url`.
-pub fn job_client(url: &str, token: Option<&str>) -> Result<JobClient, String> {
+/// A job client of the coordinator at `url` (TLS CA `ca`, see [`channel`]).
+pub fn job_client(url: &str, token: Option<&str>, ca: Option<&[u8]>) -> Result<JobClient, String> {
     Ok(
-        ClientServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
+        ClientServiceClient::with_interceptor(channel(url, ca)?, AttachToken::new(token)?)
             .max_decoding_message_size(MAX_MESSAGE_BYTES),
     )
 }
 
-/// A worker client of the coordinator at `url`.
-pub fn worker_client(url: &str, token: Option<&str>) -> Result<WorkerClient, String> {
+/// A worker client of the coordinator at `url` (TLS CA `ca`, see [`channel`]).
+pub fn worker_client(
+    url: &str,
+    token: Option<&str>,
+    ca: Option<&[u8]>,
+) -> Result<WorkerClient, String> {
     Ok(
-        WorkerServiceClient::with_interceptor(channel(url)?, AttachToken::new(token)?)
+        WorkerServiceClient::with_interceptor(channel(url, ca)?, AttachToken::new(token)?)
             .max_decoding_message_size(MAX_MESSAGE_BYTES),
     )
+}
+
+/// Reads a PEM file (a CA certificate, a certificate chain or a key).
+pub fn read_pem(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !bytes.windows(11).any(|w| w == b"-----BEGIN ") {
+        return Err(format!("{} is not a PEM file", path.display()));
+    }
+    Ok(bytes)
 }
 
 /// Reads a token file: the first line, trimmed (a trailing newline is not part of

@@ -82,6 +82,7 @@ pub fn rollout_to_wire(
             trials,
             batch_size,
             fingerprint: fingerprint.to_string(),
+            stop: None,
         })),
     }
 }
@@ -129,10 +130,12 @@ pub fn stats_to_wire(s: &RolloutStats) -> v1::BatchStats {
     }
 }
 
-fn i128_from_wire(b: &[u8], what: &str) -> Result<i128, Invalid> {
+/// An `i128` from 16 little-endian bytes; `what` names the field, and is only
+/// called on an error (this runs 12 times per result the coordinator receives).
+fn i128_from_wire(b: &[u8], what: impl FnOnce() -> String) -> Result<i128, Invalid> {
     let arr: [u8; 16] = b
         .try_into()
-        .map_err(|_| invalid(format!("{what}: expected 16 bytes, got {}", b.len())))?;
+        .map_err(|_| invalid(format!("{}: expected 16 bytes, got {}", what(), b.len())))?;
     Ok(i128::from_le_bytes(arr))
 }
 
@@ -150,8 +153,8 @@ pub fn stats_from_wire(s: &v1::BatchStats) -> Result<RolloutStats, Invalid> {
         for (k, (d, a)) in dst.iter_mut().zip(&src.outputs).enumerate() {
             *d = Accumulator {
                 count: a.count,
-                sum: i128_from_wire(&a.sum, &format!("candidate {c} output {k} sum"))?,
-                sum_sq: i128_from_wire(&a.sum_sq, &format!("candidate {c} output {k} sum_sq"))?,
+                sum: i128_from_wire(&a.sum, || format!("candidate {c} output {k} sum"))?,
+                sum_sq: i128_from_wire(&a.sum_sq, || format!("candidate {c} output {k} sum_sq"))?,
             };
         }
     }

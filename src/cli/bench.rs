@@ -57,6 +57,9 @@ pub enum What {
     /// Compare 0-ply and N-ply move choices with GNU Backgammon's 2-ply values on
     /// the oracle bench (loss per decision, share of best plays, time per hint).
     Hint(HintArgs),
+    /// Coordinator capacity (no-op batch results per second, durable) and cluster
+    /// efficiency (one rollout on 2 workers x 1 thread vs 1 worker x 1 thread).
+    Cluster(super::bench_cluster::ClusterArgs),
 }
 
 #[derive(clap::Args)]
@@ -93,6 +96,7 @@ const TIE: f64 = 1e-3;
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.what {
         What::Hint(a) => hint(a),
+        What::Cluster(a) => super::bench_cluster::cluster(a),
     }
 }
 

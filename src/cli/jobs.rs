@@ -1,7 +1,7 @@
 //! `bgfarm jobs list|show ID|watch ID|cancel ID --coordinator URL`: the jobs on a
 //! coordinator.
 
-use super::runtime::{runtime, token};
+use super::runtime::{pem, print_line, runtime, token};
 use super::CliError;
 use bgfarm_proto::client::job_client;
 use bgfarm_proto::v1;
@@ -21,6 +21,10 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// With an https:// coordinator: the CA certificate (PEM) that signed its
+    /// certificate (default: the system's roots).
+    #[arg(long, global = true)]
+    pub tls_ca: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -45,6 +49,12 @@ struct JsonStatus {
     trials_done: u64,
     trials_total: u64,
     message: String,
+    /// Counters of the coordinator process (see `JobStatus` in the .proto).
+    batches_resumed: u64,
+    leases_granted: u64,
+    leases_expired: u64,
+    results_received: u64,
+    results_duplicate: u64,
 }
 
 /// The state's name in lower case (`running`, `done`, ...).
@@ -68,10 +78,15 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
             trials_done: s.trials_done,
             trials_total: s.trials_total,
             message: s.message.clone(),
+            batches_resumed: s.batches_resumed,
+            leases_granted: s.leases_granted,
+            leases_expired: s.leases_expired,
+            results_received: s.results_received,
+            results_duplicate: s.results_duplicate,
         };
-        println!("{}", serde_json::to_string(&j)?);
+        print_line(&serde_json::to_string(&j)?)?;
     } else {
-        println!(
+        print_line(&format!(
             "{:>6}  {:<9}  {:>7}/{:<7} batches  {:>10}/{:<10} trials  {}",
             s.job_id,
             state_name(s.state),
@@ -80,7 +95,7 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
             s.trials_done,
             s.trials_total,
             s.message
-        );
+        ))?;
     }
     Ok(())
 }
@@ -92,9 +107,11 @@ pub fn status_error(s: tonic::Status) -> CliError {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let token = token(args.token_file.as_deref())?;
+    let ca = pem(args.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         // The channel needs the runtime: create it inside.
-        let mut client = job_client(&args.coordinator, token.as_deref()).map_err(CliError::msg)?;
+        let mut client = job_client(&args.coordinator, token.as_deref(), ca.as_deref())
+            .map_err(CliError::msg)?;
         match args.action {
             Action::List => {
                 let r = client

@@ -2,9 +2,13 @@
 //! failure on user input comes back as a [`CliError`] and leaves with exit code 2.
 
 mod bench;
+mod bench_cluster;
+mod bench_scaling;
+mod bench_throughput;
 mod cube;
 mod duel;
 mod eval;
+mod external;
 mod filter_study;
 mod hint;
 mod input;
@@ -15,6 +19,7 @@ mod moves;
 mod nets;
 mod players;
 mod remote;
+mod remote_sim;
 mod rollout;
 mod runtime;
 mod search_args;
@@ -100,6 +105,9 @@ enum Command {
     Work(work::Args),
     /// List, show, watch or cancel the jobs on a coordinator.
     Jobs(jobs::Args),
+    /// Play as GNU Backgammon's external player: FIBS board lines in over TCP, one
+    /// move, roll, double, take, drop or beaver line out.
+    External(external::Args),
 }
 
 /// Parses the command line and runs the command.
@@ -122,5 +130,6 @@ pub fn run() -> Result<(), CliError> {
         Command::Serve(a) => serve::run(a),
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),
+        Command::External(a) => external::run(a),
     }
 }

@@ -1,10 +1,12 @@
-//! `bgfarm rollout ... --coordinator URL`: the same job submitted to a coordinator.
-//! The coordinator folds the batch results exactly, so the statistics (and thus the
-//! printed output) equal the embedded run's for the same seed and settings.
+//! `bgfarm rollout ... --coordinator URL`: the same job submitted to a coordinator,
+//! and [`run_job`], what every remote command shares (submit, follow with a
+//! progress bar across coordinator restarts, fetch the result). The coordinator
+//! folds the batch results exactly, so the statistics (and thus the printed output)
+//! equal the embedded run's for the same seed and settings.
 
 use super::jobs::{state_name, status_error};
-use super::rollout::Args;
-use super::runtime::{runtime, token};
+use super::rollout::{stop_rules, Args};
+use super::runtime::{pem, runtime, token};
 use super::CliError;
 use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
 use bgfarm_proto::client::{job_client, JobClient};
@@ -25,38 +27,77 @@ fn is_final(state: i32) -> bool {
 }
 
 /// Runs `job` on the coordinator at `url` and returns its statistics and the threads
-/// of the workers that were alive. Stop rules (--jsd, --se-target) are not
-/// available remotely yet.
+/// of the workers that were alive. Stop rules (--jsd, --se-target) travel with the
+/// spec: the coordinator applies them wave by wave as the embedded run does.
 pub fn rollout(
     url: &str,
     args: &Args,
     job: &RolloutJob,
     fingerprint: &str,
 ) -> Result<(RolloutStats, usize), CliError> {
-    if args.jsd || args.se_target.is_some() {
-        return Err(CliError::msg(
-            "--jsd and --se-target are not available with --coordinator yet",
-        ));
-    }
     if args.net != "default" {
         return Err(CliError::msg(
             "workers run the default nets: use --net default with --coordinator",
         ));
     }
-    let token = token(args.token_file.as_deref())?;
-    let spec = rollout_to_wire(job, args.trials, args.batch, fingerprint);
-    let bar = if args.json {
+    let mut spec = rollout_to_wire(job, args.trials, args.batch, fingerprint);
+    if let Some(v1::job_spec::Kind::Rollout(r)) = &mut spec.kind {
+        r.stop = stop_rules(args).to_wire();
+    }
+    let bar = bar(args.json, args.trials, "trials")?;
+    let access = Access {
+        token_file: args.token_file.clone(),
+        tls_ca: args.tls_ca.clone(),
+    };
+    let (got, threads) = run_job(url, &access, spec, &bar, 1)?;
+    let total =
+        stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
+    if total.per_candidate.len() != job.candidates.len() {
+        return Err(CliError::msg(
+            "the coordinator returned another number of candidates",
+        ));
+    }
+    Ok((total, threads))
+}
+
+/// A progress bar of `len` `unit`s (hidden with `--json`).
+pub fn bar(json: bool, len: u64, unit: &str) -> Result<ProgressBar, CliError> {
+    let bar = if json {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.trials)
+        ProgressBar::new(len)
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} trials {per_sec} ETA {eta} {msg}")
-            .map_err(|e| CliError::msg(e.to_string()))?,
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {unit} {{per_sec}} ETA {{eta}} {{msg}}"
+        ))
+        .map_err(|e| CliError::msg(e.to_string()))?,
     );
+    Ok(bar)
+}
+
+/// How a client reaches a coordinator: its token file and, for https://, the CA.
+pub struct Access {
+    pub token_file: Option<std::path::PathBuf>,
+    pub tls_ca: Option<std::path::PathBuf>,
+}
+
+/// Submits `spec` to the coordinator at `url` with `access`,
+/// follows it on `bar` (units of the job times `scale`: matches are twice the
+/// pairs) and returns the finished job and the threads of the workers alive at the
+/// end. A job that does not end done is an error naming its state and message.
+pub fn run_job(
+    url: &str,
+    access: &Access,
+    spec: v1::JobSpec,
+    bar: &ProgressBar,
+    scale: u64,
+) -> Result<(v1::GetJobResponse, usize), CliError> {
+    let token = token(access.token_file.as_deref())?;
+    let ca = pem(access.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         // The channel needs the runtime: create it inside.
-        let mut client = job_client(url, token.as_deref()).map_err(CliError::msg)?;
+        let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
         let submitted = client
             .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
             .await
@@ -66,7 +107,7 @@ pub fn rollout(
             .unwrap_or_default();
         let id = submitted.job_id;
         bar.set_message(format!("job {id}"));
-        let last = follow(&mut client, id, &bar).await?;
+        let last = follow(&mut client, id, bar, scale).await?;
         bar.finish_and_clear();
         if last.state != v1::JobState::Done as i32 {
             return Err(CliError::msg(format!(
@@ -80,14 +121,7 @@ pub fn rollout(
             .await
             .map_err(status_error)?
             .into_inner();
-        let total =
-            stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
-        if total.per_candidate.len() != job.candidates.len() {
-            return Err(CliError::msg(
-                "the coordinator returned another number of candidates",
-            ));
-        }
-        Ok((total, last.worker_threads as usize))
+        Ok((got, last.worker_threads as usize))
     })
 }
 
@@ -97,6 +131,7 @@ async fn follow(
     client: &mut JobClient,
     id: u64,
     bar: &ProgressBar,
+    scale: u64,
 ) -> Result<v1::JobStatus, CliError> {
     let mut errors = 0u32;
     loop {
@@ -107,7 +142,7 @@ async fn follow(
                     match stream.message().await {
                         Ok(Some(s)) => {
                             errors = 0;
-                            bar.set_position(s.trials_done);
+                            bar.set_position(s.trials_done * scale);
                             if is_final(s.state) {
                                 return Ok(s);
                             }

@@ -6,6 +6,7 @@
 use super::input::parse_position;
 use super::nets::load_evaluator;
 use super::CliError;
+use bgfarm_coordinator::stop::{after_wave, wave_batches, StopRules};
 use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::ids::position_id;
@@ -92,6 +93,10 @@ pub struct Args {
     /// With --coordinator: file holding the client token.
     #[arg(long)]
     pub token_file: Option<std::path::PathBuf>,
+    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
+    /// certificate (default: the system's roots).
+    #[arg(long)]
+    pub tls_ca: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -209,8 +214,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     let n_batches = args.trials.div_ceil(args.batch);
     // Stop rules are checked after each wave of a fixed number of batches (about 324
-    // trials), so where a rollout stops does not depend on the thread count.
-    let wave = 324u64.div_ceil(args.batch).max(1);
+    // trials), so where a rollout stops does not depend on the thread count, nor on
+    // whether it runs here or on a cluster (the coordinator runs the same rules).
+    let rules = stop_rules(&args);
+    let wave = wave_batches(args.batch);
     let mut active = vec![true; job.candidates.len()];
     let cache = FirstPlyCache::default();
     let bar = if args.json {
@@ -247,21 +254,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         done += this;
         bar.set_message(leaders(&job, &total));
-        if args.jsd {
-            prune(&total, &mut active, args.jsd_min, args.jsd_k);
-            if active.iter().filter(|&&a| a).count() < 2 {
-                break;
-            }
-        }
-        if let Some(target) = args.se_target {
-            let all_precise = (0..job.candidates.len()).filter(|&c| active[c]).all(|c| {
-                total.per_candidate[c][5]
-                    .se()
-                    .is_some_and(|se| se <= target)
-            });
-            if all_precise {
-                break;
-            }
+        if rules.any() && after_wave(&rules, &total, &mut active) {
+            break;
         }
     }
     bar.finish_and_clear();
@@ -275,6 +269,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         secs,
         threads,
     )
+}
+
+/// The stop rules of the command line.
+pub fn stop_rules(args: &Args) -> StopRules {
+    StopRules {
+        se_target: args.se_target,
+        jsd: args.jsd.then_some((args.jsd_min, args.jsd_k)),
+    }
 }
 
 /// The candidates: the position itself, or the chosen moves of `dice`.
@@ -328,31 +330,6 @@ fn build_candidates(
             report_for_opponent: true,
         })
         .collect())
-}
-
-/// JSD-style stop: deactivates candidates more than `k` combined standard errors
-/// behind the best once they have `min` trials.
-fn prune(total: &RolloutStats, active: &mut [bool], min: u64, k: f64) {
-    let eq = |c: usize| total.per_candidate[c][OUTPUTS - 1].mean();
-    let se = |c: usize| {
-        total.per_candidate[c][OUTPUTS - 1]
-            .se()
-            .unwrap_or(f64::INFINITY)
-    };
-    let Some(best) = (0..active.len())
-        .filter(|&c| active[c])
-        .max_by(|&a, &b| eq(a).total_cmp(&eq(b)))
-    else {
-        return;
-    };
-    for (c, on) in active.iter_mut().enumerate() {
-        if c != best && *on && total.trials(c) >= min {
-            let combined = (se(best).powi(2) + se(c).powi(2)).sqrt();
-            if eq(best) - eq(c) > k * combined {
-                *on = false;
-            }
-        }
-    }
 }
 
 fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {

@@ -2,15 +2,60 @@
 
 use super::CliError;
 
-/// A multi-threaded tokio runtime for network I/O (trials run on rayon threads).
-/// Two I/O threads are plenty: the coordinator spends its time in sled and in
-/// short critical sections, a worker in one request at a time.
-pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
-    tokio::runtime::Builder::new_multi_thread()
+/// A multi-threaded tokio runtime for network I/O (trials run on rayon threads),
+/// with SIGPIPE ignored while it lives.
+///
+/// `main` restores SIGPIPE's default so that `bgfarm ... | head` ends quietly; but
+/// then a write to a socket the peer has closed (a coordinator restarting, a TLS
+/// handshake refused) kills the process, as hyper writes with `writev`, which has
+/// no `MSG_NOSIGNAL`. While the runtime lives such writes fail with EPIPE and the
+/// gRPC stack handles them; dropping it restores the default for the output that
+/// follows.
+pub struct NetRuntime(tokio::runtime::Runtime);
+
+impl NetRuntime {
+    /// Runs `f` to completion.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.0.block_on(f)
+    }
+}
+
+fn sigpipe(disposition: libc::sighandler_t) {
+    // SAFETY: setting a process-wide signal disposition to SIG_IGN or SIG_DFL has no
+    // memory-safety preconditions (no handler function runs).
+    unsafe {
+        libc::signal(libc::SIGPIPE, disposition);
+    }
+}
+
+impl Drop for NetRuntime {
+    fn drop(&mut self) {
+        sigpipe(libc::SIG_DFL);
+    }
+}
+
+/// The runtime of the network commands. Two I/O threads are plenty: the
+/// coordinator spends its time in sled and in short critical sections, a worker
+/// in one request at a time.
+pub fn runtime() -> Result<NetRuntime, CliError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CliError::msg(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| CliError::msg(format!("cannot start the async runtime: {e}")))?;
+    sigpipe(libc::SIG_IGN);
+    Ok(NetRuntime(rt))
+}
+
+/// Prints `line` on stdout; a reader that went away (`bgfarm jobs watch 1 | head
+/// -1`) ends the process quietly, as SIGPIPE would outside the runtime.
+pub fn print_line(line: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => Ok(r?),
+    }
 }
 
 /// Logs to stderr, filtered by `RUST_LOG` (default `info`).
@@ -24,6 +69,12 @@ pub fn init_logging() {
         .with_writer(std::io::stderr)
         .with_ansi(ansi)
         .try_init();
+}
+
+/// The PEM file at `path` (a TLS CA certificate), if one was given.
+pub fn pem(path: Option<&std::path::Path>) -> Result<Option<Vec<u8>>, CliError> {
+    path.map(|p| bgfarm_proto::client::read_pem(p).map_err(CliError::msg))
+        .transpose()
 }
 
 /// The token in `path`, if one was given.

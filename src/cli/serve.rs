@@ -1,10 +1,12 @@
-//! `bgfarm serve --listen ADDR --data DIR`: the coordinator. Prints
-//! `listening on HOST:PORT` on stdout once bound (port 0 picks a free port, which
-//! is how the tests start it), logs to stderr, stops on SIGINT/SIGTERM.
+//! `bgfarm serve --listen ADDR --data DIR [--metrics-listen ADDR]`: the
+//! coordinator. Prints `listening on HOST:PORT` on stdout once bound (port 0 picks
+//! a free port, which is how the tests start it), then `metrics on HOST:PORT` when
+//! the HTTP endpoint is on, logs to stderr, stops on SIGINT/SIGTERM.
 
 use super::runtime::{init_logging, runtime, token};
 use super::CliError;
-use bgfarm_coordinator::Config;
+use bgfarm_coordinator::{Config, TlsIdentity};
+use bgfarm_proto::client::read_pem;
 use bgfarm_storage::Store;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +32,18 @@ pub struct Args {
     /// Leases of one batch before its job fails.
     #[arg(long, default_value_t = 5)]
     pub max_attempts: u32,
+    /// Also serve plain HTTP on this address: `GET /metrics` (Prometheus text
+    /// format) and `GET /healthz` (200 while results can be stored), for scrapers
+    /// and probes that need neither gRPC nor a token (e.g. `0.0.0.0:9090`).
+    #[arg(long)]
+    pub metrics_listen: Option<String>,
+    /// Serve gRPC over TLS with this certificate chain (PEM); clients and workers
+    /// then use an https:// URL. Needs --tls-key.
+    #[arg(long, requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 }
 
 async fn stop_signal() {
@@ -61,6 +75,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         max_attempts: args.max_attempts,
         client_token: token(args.client_token_file.as_deref())?,
         worker_token: token(args.worker_token_file.as_deref())?,
+        tls: match (&args.tls_cert, &args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsIdentity {
+                cert_pem: read_pem(cert).map_err(CliError::msg)?,
+                key_pem: read_pem(key).map_err(CliError::msg)?,
+            }),
+            _ => None,
+        },
     };
     init_logging();
     let store = Store::open(&args.data)
@@ -70,10 +91,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .await
             .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", args.listen)))?;
         let addr = listener.local_addr()?;
+        let metrics = match &args.metrics_listen {
+            Some(m) => Some(tokio::net::TcpListener::bind(m).await.map_err(|e| {
+                CliError::msg(format!("cannot listen on {m} (--metrics-listen): {e}"))
+            })?),
+            None => None,
+        };
+        let scheme = if config.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        };
         println!("listening on {addr}");
+        if let Some(m) = &metrics {
+            println!("metrics on {}", m.local_addr()?);
+        }
         std::io::stdout().flush()?;
-        tracing::info!(%addr, data = %args.data.display(), "coordinator up");
-        bgfarm_coordinator::serve(listener, store, config, stop_signal())
+        tracing::info!(%addr, %scheme, data = %args.data.display(), "coordinator up");
+        bgfarm_coordinator::serve(listener, metrics, store, config, stop_signal())
             .await
             .map_err(|e| CliError::msg(format!("coordinator: {e}")))
     })

@@ -1,8 +1,8 @@
-//! `bgfarm work --coordinator URL [--threads N]`: a worker. Runs until the first
+//! `bgfarm work --coordinator URL [--threads N] [--tls-ca CA.pem]`: a worker. Runs until the first
 //! SIGINT/SIGTERM has let it finish its held batches (a second one gives them back
 //! at once); exits with code 2 when the coordinator refuses its token or version.
 
-use super::runtime::{init_logging, runtime, token};
+use super::runtime::{init_logging, pem, runtime, token};
 use super::CliError;
 use bgfarm_worker::WorkerConfig;
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ pub struct Args {
     /// File holding the worker token.
     #[arg(long)]
     pub token_file: Option<PathBuf>,
+    /// With an https:// coordinator: the CA certificate (PEM) that signed its
+    /// certificate (default: the system's roots).
+    #[arg(long)]
+    pub tls_ca: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -31,6 +35,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         coordinator: args.coordinator,
         token: token(args.token_file.as_deref())?,
         threads,
+        tls_ca: pem(args.tls_ca.as_deref())?,
     };
     init_logging();
     runtime()?.block_on(async move {

@@ -1,47 +1,64 @@
-//! Running one lease: the engine's `run_batch` over the lease's trial range, on the
-//! calling (rayon) thread.
+//! Running one lease on the calling (rayon) thread: a rollout batch with the
+//! engine's `run_batch`, a match-simulation batch chunk by chunk
+//! ([`crate::exec_sim`]).
 
+use crate::exec_sim::run_sim;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{run_batch, FirstPlyCache, TrialScratch};
 use bgfarm_proto::convert::{rollout_from_wire, stats_to_wire};
 use bgfarm_proto::v1;
 
-/// The statistics of `lease`, or why it cannot be run here.
+/// The result of `lease` (its batch filled in), or why it cannot be run here.
 pub fn run_lease(
     eval: &NeuralEvaluator<'_>,
     fingerprint: &str,
     lease: &v1::Lease,
     cache: &FirstPlyCache,
-) -> Result<v1::BatchStats, String> {
-    let Some(v1::JobSpec {
-        kind: Some(v1::job_spec::Kind::Rollout(spec)),
-    }) = &lease.spec
-    else {
-        return Err("lease without a rollout spec".into());
+) -> Result<v1::BatchResult, String> {
+    let kind = lease
+        .spec
+        .as_ref()
+        .and_then(|s| s.kind.as_ref())
+        .ok_or("lease without a job spec")?;
+    let (needs, units) = match kind {
+        v1::job_spec::Kind::Rollout(r) => (&r.fingerprint, r.trials),
+        v1::job_spec::Kind::MatchSim(m) => (&m.fingerprint, m.pairs),
     };
     // Results computed by another engine would break the determinism contract.
-    if spec.fingerprint != fingerprint {
+    if needs != fingerprint {
         return Err(format!(
-            "job needs engine {}, this worker is {fingerprint}",
-            spec.fingerprint
+            "job needs engine {needs}, this worker is {fingerprint}"
         ));
     }
-    if lease.trial_start > lease.trial_end || lease.trial_end > spec.trials {
+    if lease.trial_start > lease.trial_end || lease.trial_end > units {
         return Err(format!(
-            "trial range {}..{} outside 0..{}",
-            lease.trial_start, lease.trial_end, spec.trials
+            "range {}..{} outside 0..{units}",
+            lease.trial_start, lease.trial_end
         ));
     }
-    let job = rollout_from_wire(spec).map_err(|e| e.0)?;
-    let mut scratch = TrialScratch::new(eval);
-    let stats = run_batch(
-        &job,
-        eval,
-        None,
-        lease.trial_start..lease.trial_end,
-        &lease.active,
-        Some(cache),
-        &mut scratch,
-    );
-    Ok(stats_to_wire(&stats))
+    let range = lease.trial_start..lease.trial_end;
+    let mut out = v1::BatchResult {
+        batch: lease.batch,
+        ..Default::default()
+    };
+    match kind {
+        v1::job_spec::Kind::Rollout(spec) => {
+            let job = rollout_from_wire(spec).map_err(|e| e.0)?;
+            let mut scratch = TrialScratch::new(eval);
+            let stats = run_batch(
+                &job,
+                eval,
+                None,
+                range,
+                &lease.active,
+                Some(cache),
+                &mut scratch,
+            );
+            out.stats = Some(stats_to_wire(&stats));
+        }
+        v1::job_spec::Kind::MatchSim(spec) => {
+            out.match_sim = Some(run_sim(eval, spec, range)?);
+        }
+    }
+    Ok(out)
 }

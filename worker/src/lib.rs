@@ -1,6 +1,7 @@
 //! bgfarm-worker: the pull loop that leases trial batches from a coordinator and runs
 //! them on a rayon pool with the engine.
 //!
+//! Rollout and match-simulation batches alike: each lease carries its job spec.
 //! A worker registers (protocol version, engine fingerprint, threads), then calls
 //! `Exchange` whenever it has finished batches or free threads, backs off with
 //! jitter when idle or when the coordinator is unreachable, heartbeats to keep its
@@ -9,6 +10,7 @@
 mod backoff;
 mod engine;
 mod exec;
+mod exec_sim;
 mod run;
 mod shutdown;
 
@@ -28,6 +30,9 @@ pub struct WorkerConfig {
     pub token: Option<String>,
     /// Trial threads (one batch each).
     pub threads: usize,
+    /// With an https:// coordinator: the CA certificate (PEM) its certificate
+    /// chains to; `None`: the system's roots.
+    pub tls_ca: Option<Vec<u8>>,
 }
 
 /// Why a worker stopped for good.

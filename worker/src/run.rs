@@ -16,8 +16,8 @@ use tokio::sync::{mpsc, watch};
 use tonic::Code;
 use tracing::{debug, info, info_span, warn};
 
-/// A finished lease: its batch and its statistics (or why it failed).
-type Done = (v1::BatchRef, Result<v1::BatchStats, String>);
+/// A finished lease: its batch and its result (or why it failed).
+type Done = (v1::BatchRef, Result<v1::BatchResult, String>);
 
 /// Idle polling starts at 50 ms and doubles to 1 s: a new job reaches idle workers
 /// within a second, and 100 idle workers cost the coordinator ~100 calls/s.
@@ -63,8 +63,12 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         .thread_name(|i| format!("bgfarm-trials-{i}"))
         .build()
         .map_err(|e| WorkerError::Engine(format!("cannot start {threads} threads: {e}")))?;
-    let client =
-        worker_client(&cfg.coordinator, cfg.token.as_deref()).map_err(WorkerError::Refused)?;
+    let client = worker_client(
+        &cfg.coordinator,
+        cfg.token.as_deref(),
+        cfg.tls_ca.as_deref(),
+    )
+    .map_err(WorkerError::Refused)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
     let mut w = Worker {
         client,
@@ -242,10 +246,7 @@ impl Worker {
     fn collect(&mut self, (b, r): Done) {
         self.held.retain(|h| *h != b);
         match r {
-            Ok(stats) => self.finished.push(v1::BatchResult {
-                batch: Some(b),
-                stats: Some(stats),
-            }),
+            Ok(result) => self.finished.push(result),
             Err(e) => {
                 warn!(
                     job = b.job_id,

@@ -19,6 +19,7 @@
 //! result, `Y = X - sum of A's luck + sum of B's luck`, with MWC luck doubled to
 //! points per match (a match is worth +1 / -1 = 2 MWC - 1). `Y` is unbiased.
 
+pub mod chunk;
 pub mod fit;
 pub mod game;
 pub mod stats;

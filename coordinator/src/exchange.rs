@@ -1,0 +1,390 @@
+//! Worker operations: register, exchange (hand in results, take leases), heartbeat.
+
+use crate::batch::Lease;
+use crate::core::{record, store_err, Core, State};
+use crate::outcome::Outcome;
+use crate::validate::check_batch;
+use crate::workers::WorkerInfo;
+use bgfarm_proto::{v1, PROTOCOL_VERSION};
+use bgfarm_storage::{JobState, PutOutcome};
+use prost::Message;
+use std::collections::VecDeque;
+use std::time::Instant;
+use tonic::Status;
+use tracing::{debug, info, info_span, warn};
+
+/// Most leases one exchange hands out (a worker asks for its free threads).
+const MAX_WANT: usize = 1024;
+/// Most threads a worker may announce.
+const MAX_THREADS: u32 = 4096;
+/// Most bytes of job specs one exchange hands out: each lease carries its spec
+/// (33 KB for a match simulation, with its equity table), and a response must stay
+/// well inside the 4 MiB a worker decodes; 2 MiB is ~60 match-sim leases.
+const LEASE_BYTES: usize = 2 << 20;
+
+/// A result that passed validation, waiting to be stored.
+struct Checked {
+    batch: v1::BatchRef,
+    bytes: Vec<u8>,
+    outcome: Outcome,
+    units: u64,
+}
+
+fn ack(
+    batch: v1::BatchRef,
+    verdict: v1::ResultVerdict,
+    message: impl Into<String>,
+) -> v1::ResultAck {
+    v1::ResultAck {
+        batch: Some(batch),
+        verdict: verdict as i32,
+        message: message.into(),
+    }
+}
+
+impl Core {
+    /// Registers a worker; another protocol version is refused.
+    pub fn register(&self, req: v1::RegisterRequest) -> Result<v1::RegisterResponse, Status> {
+        if req.protocol_version != PROTOCOL_VERSION {
+            return Err(Status::failed_precondition(format!(
+                "worker speaks protocol version {}, this coordinator speaks {PROTOCOL_VERSION}: \
+                 run the same bgfarm release on both",
+                req.protocol_version
+            )));
+        }
+        if req.threads == 0 || req.threads > MAX_THREADS {
+            return Err(Status::invalid_argument(format!(
+                "threads {}: must be 1 to {MAX_THREADS}",
+                req.threads
+            )));
+        }
+        if req.fingerprint.is_empty() || req.fingerprint.len() > 200 {
+            return Err(Status::invalid_argument(
+                "fingerprint must be 1 to 200 characters",
+            ));
+        }
+        let mut st = self.lock();
+        st.next_worker += 1;
+        let id = format!("{:x}-{}", self.boot, st.next_worker);
+        info!(worker = %id, threads = req.threads, fingerprint = %req.fingerprint,
+            agent = %req.user_agent, "worker registered");
+        let info = WorkerInfo::new(req.fingerprint, req.threads, Instant::now());
+        st.workers.insert(id.clone(), info);
+        Ok(v1::RegisterResponse {
+            worker_id: id,
+            protocol_version: PROTOCOL_VERSION,
+            heartbeat_ms: self.config.heartbeat_interval().as_millis() as u64,
+        })
+    }
+
+    /// Checks one submitted result against its job and batch.
+    fn check(st: &State, fingerprint: &str, r: &v1::BatchResult) -> Result<Checked, String> {
+        let b = r.batch.ok_or("a result without its batch")?;
+        let job = st
+            .jobs
+            .get(&b.job_id)
+            .ok_or_else(|| format!("no job {}", b.job_id))?;
+        if matches!(job.state, JobState::Cancelled | JobState::Failed) {
+            return Err(format!("job {} is {:?}", b.job_id, job.state));
+        }
+        let batch = job
+            .batches
+            .get(b.batch_index as usize)
+            .ok_or_else(|| format!("job {} has no batch {}", b.job_id, b.batch_index))?;
+        if job.work.fingerprint() != fingerprint {
+            return Err(format!(
+                "engine {fingerprint} cannot run job {} (needs {})",
+                b.job_id,
+                job.work.fingerprint()
+            ));
+        }
+        if !job.released(b.batch_index) {
+            return Err(format!(
+                "batch {} of job {} was never leased (its wave has not started)",
+                b.batch_index, b.job_id
+            ));
+        }
+        let (bytes, outcome) = check_batch(&job.work, &batch.trials, &batch.active, r)?;
+        Ok(Checked {
+            batch: b,
+            bytes,
+            outcome,
+            units: batch.trial_count(),
+        })
+    }
+
+    /// Accepts finished batches (durably, before answering), takes back released
+    /// leases and hands out up to `want` new ones.
+    pub async fn exchange(&self, req: v1::ExchangeRequest) -> Result<v1::ExchangeResponse, Status> {
+        let now = Instant::now();
+        let worker = req.worker_id;
+        let mut acks = Vec::new();
+        let mut accepted: Vec<Checked> = Vec::new();
+        let fingerprint = {
+            let mut st = self.lock();
+            if !st.workers.touch(&worker, now) {
+                return Err(Status::not_found(format!(
+                    "unknown worker {worker:?}: register again"
+                )));
+            }
+            let fp = st
+                .workers
+                .get(&worker)
+                .map(|w| w.fingerprint.clone())
+                .unwrap_or_default();
+            for r in &req.results {
+                if r.batch.is_none() {
+                    return Err(Status::invalid_argument("a result without its batch"));
+                }
+            }
+            for r in req.results {
+                let b = r.batch.unwrap_or_default();
+                if let Some(job) = st.jobs.get_mut(&b.job_id) {
+                    job.counters.results_received += 1;
+                }
+                match Self::check(&st, &fp, &r) {
+                    Ok(c) => accepted.push(c),
+                    Err(m) => {
+                        warn!(worker = %worker, job = b.job_id, batch = b.batch_index, "result rejected: {m}");
+                        st.counters.results_rejected += 1;
+                        acks.push(ack(b, v1::ResultVerdict::Rejected, m));
+                    }
+                }
+            }
+            fp
+        };
+        let outcomes = self.store_results(&accepted).await?;
+        let mut finished = Vec::new();
+        let mut touched = Vec::new();
+        let leases = {
+            let mut st = self.lock();
+            let threads = st.workers.threads();
+            for (c, outcome) in accepted.into_iter().zip(outcomes) {
+                let b = c.batch;
+                let _span = info_span!("batch", job = b.job_id, batch = b.batch_index).entered();
+                let verdict = match outcome {
+                    PutOutcome::Inserted | PutOutcome::Same => {
+                        let inserted = outcome == PutOutcome::Inserted;
+                        if inserted {
+                            st.counters.results_accepted += 1;
+                            if let Some(w) = st.workers.get_mut(&worker) {
+                                w.accepted(now, c.units);
+                            }
+                        } else {
+                            st.counters.results_duplicate += 1;
+                        }
+                        if let Some(job) = st.jobs.get_mut(&b.job_id) {
+                            if !inserted {
+                                job.counters.results_duplicate += 1;
+                            }
+                            if !job.state.is_final() {
+                                job.complete(b.batch_index, c.outcome);
+                                if job.state == JobState::Done {
+                                    info!(job = job.id, "job done");
+                                    finished.push(record(job));
+                                }
+                                touched.push(b.job_id);
+                            }
+                        }
+                        debug!(worker = %worker, "result accepted");
+                        if inserted {
+                            v1::ResultVerdict::Accepted
+                        } else {
+                            v1::ResultVerdict::Duplicate
+                        }
+                    }
+                    PutOutcome::Different(_) => {
+                        st.counters.results_conflict += 1;
+                        if let Some(job) = st.jobs.get_mut(&b.job_id) {
+                            job.counters.results_duplicate += 1;
+                        }
+                        if let Some(w) = st.workers.get_mut(&worker) {
+                            w.conflicts += 1;
+                        }
+                        warn!(worker = %worker, "result differs from the accepted one: worker flagged");
+                        v1::ResultVerdict::Conflict
+                    }
+                };
+                let msg = if verdict == v1::ResultVerdict::Conflict {
+                    "differs from the accepted result of this batch"
+                } else {
+                    ""
+                };
+                acks.push(ack(b, verdict, msg));
+            }
+            // One progress message per job and exchange, not per result.
+            touched.sort_unstable();
+            touched.dedup();
+            for id in touched {
+                if let Some(job) = st.jobs.get_mut(&id) {
+                    job.publish(threads);
+                }
+            }
+            for r in req.released {
+                Self::release(&mut st, &worker, &r);
+            }
+            self.acquire(
+                &mut st,
+                &worker,
+                &fingerprint,
+                (req.want as usize).min(MAX_WANT),
+                now,
+            )
+        };
+        for rec in finished {
+            self.persist(rec).await?;
+        }
+        Ok(v1::ExchangeResponse { acks, leases })
+    }
+
+    /// Stores checked results (first result of a batch wins) and, when any is new,
+    /// waits until they are on disk: an acknowledged result survives a crash.
+    ///
+    /// The writes themselves run on this thread: a sled insert lands in memory and
+    /// its log buffer (a few microseconds, 10^5 per second on one core), and the
+    /// I/O happens in the group-committed flush ([`crate::durable`]) that is
+    /// awaited without blocking the runtime.
+    async fn store_results(&self, accepted: &[Checked]) -> Result<Vec<PutOutcome>, Status> {
+        let outcomes = accepted
+            .iter()
+            .map(|c| {
+                self.store
+                    .put_result(c.batch.job_id, c.batch.batch_index, &c.bytes)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(store_err)?;
+        if outcomes.contains(&PutOutcome::Inserted) {
+            self.durable
+                .sync()
+                .await
+                .map_err(|e| Status::unavailable(format!("coordinator store: {e}")))?;
+        }
+        Ok(outcomes)
+    }
+
+    /// Returns a lease held by `worker` to the front of its job's queue.
+    fn release(st: &mut State, worker: &str, r: &v1::BatchRef) {
+        let Some(job) = st.jobs.get_mut(&r.job_id) else {
+            return;
+        };
+        let Some(batch) = job.batches.get_mut(r.batch_index as usize) else {
+            return;
+        };
+        if batch.lease.as_ref().is_some_and(|l| l.worker == worker) {
+            batch.lease = None;
+            batch.attempts = batch.attempts.saturating_sub(1);
+            job.pending.push_front(r.batch_index);
+            st.counters.leases_released += 1;
+            info!(job = r.job_id, batch = r.batch_index, worker = %worker, "lease released");
+        }
+    }
+
+    /// Leases up to `want` pending batches of jobs computed with `fingerprint`,
+    /// oldest job first. A batch whose last lease expired on `worker` goes to another
+    /// live worker when there is one.
+    fn acquire(
+        &self,
+        st: &mut State,
+        worker: &str,
+        fingerprint: &str,
+        want: usize,
+        now: Instant,
+    ) -> Vec<v1::Lease> {
+        let another = st
+            .workers
+            .another_alive(worker, fingerprint, now, self.config.lease_timeout);
+        let threads = st.workers.threads();
+        let deadline = now + self.config.lease_timeout;
+        let mut out = Vec::new();
+        let (mut granted, mut retries, mut bytes) = (0u64, 0u64, 0usize);
+        for job in st.jobs.values_mut() {
+            if out.len() >= want {
+                break;
+            }
+            if job.state.is_final() || job.work.fingerprint() != fingerprint {
+                continue;
+            }
+            let spec_bytes = job.spec.encoded_len();
+            let before = out.len();
+            let mut skipped = VecDeque::new();
+            // At least one lease, whatever its size: a worker must make progress.
+            while out.len() < want && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES) {
+                let Some(b) = job.pending.pop_front() else {
+                    break;
+                };
+                let Some(batch) = job.batches.get_mut(b as usize) else {
+                    continue;
+                };
+                if batch.result.is_some() || batch.lease.is_some() {
+                    continue; // a stale queue entry
+                }
+                if another && batch.last_failed.as_deref() == Some(worker) {
+                    skipped.push_back(b);
+                    continue;
+                }
+                bytes += spec_bytes;
+                batch.attempts += 1;
+                if batch.attempts > 1 {
+                    retries += 1;
+                }
+                batch.lease = Some(Lease {
+                    worker: worker.to_string(),
+                    deadline,
+                });
+                debug!(job = job.id, batch = b, worker = %worker, attempt = batch.attempts, "leased");
+                out.push(v1::Lease {
+                    batch: Some(v1::BatchRef {
+                        job_id: job.id,
+                        batch_index: b,
+                    }),
+                    spec: Some(job.spec.clone()),
+                    trial_start: batch.trials.start,
+                    trial_end: batch.trials.end,
+                    active: batch.active.clone(),
+                });
+            }
+            while let Some(b) = skipped.pop_back() {
+                job.pending.push_front(b);
+            }
+            let n = (out.len() - before) as u64;
+            if n > 0 {
+                job.counters.leases_granted += n;
+                granted += n;
+                if job.state == JobState::Queued {
+                    job.state = JobState::Running;
+                }
+                job.publish(threads);
+            }
+        }
+        st.counters.leases_granted += granted;
+        st.counters.retries += retries;
+        out
+    }
+
+    /// Extends the leases `worker` still holds; returns those it should drop.
+    pub fn heartbeat(&self, req: v1::HeartbeatRequest) -> Result<v1::HeartbeatResponse, Status> {
+        let now = Instant::now();
+        let mut st = self.lock();
+        if !st.workers.touch(&req.worker_id, now) {
+            return Err(Status::not_found(format!(
+                "unknown worker {:?}: register again",
+                req.worker_id
+            )));
+        }
+        let deadline = now + self.config.lease_timeout;
+        let mut drop = Vec::new();
+        for b in req.held {
+            let lease = st
+                .jobs
+                .get_mut(&b.job_id)
+                .and_then(|j| j.batches.get_mut(b.batch_index as usize))
+                .and_then(|batch| batch.lease.as_mut())
+                .filter(|l| l.worker == req.worker_id);
+            match lease {
+                Some(l) => l.deadline = deadline,
+                None => drop.push(b),
+            }
+        }
+        Ok(v1::HeartbeatResponse { drop })
+    }
+}
