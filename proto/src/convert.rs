@@ -54,6 +54,8 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         luck,
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
+        // Cubeful rollouts do not travel yet: the CLI refuses to send them.
+        cube: None,
     })
 }
 
@@ -97,6 +99,7 @@ pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> 
             ))
         })?;
         candidates.push(Candidate {
+            cube: Default::default(),
             label: c.label.clone(),
             start,
             report_for_opponent: c.report_for_opponent,

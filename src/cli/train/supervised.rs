@@ -199,7 +199,12 @@ fn resume_point(path: &Path, positions: &[Position]) -> Result<usize, CliError> 
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(CliError::msg(format!("cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            return Err(CliError::msg(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
     };
     let whole = match text.rfind('\n') {
         Some(i) => &text[..=i],
@@ -304,8 +309,11 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     }
     let mut eval = load_evaluator(&a.init)?;
     if let Some(h) = a.hidden {
-        for (net, seed) in [(&mut eval.contact, a.seed), (&mut eval.race, a.seed ^ 0x5eed)] {
-            if h % 8 != 0 || h < net.hidden() || h > 4096 {
+        for (net, seed) in [
+            (&mut eval.contact, a.seed),
+            (&mut eval.race, a.seed ^ 0x5eed),
+        ] {
+            if !h.is_multiple_of(8) || h < net.hidden() || h > 4096 {
                 return Err(CliError::msg(format!(
                     "--hidden {h}: give a multiple of 8 from the nets' width ({}) to 4096",
                     net.hidden()
