@@ -174,11 +174,13 @@ mod tests {
                     label: None,
                     start: Position::STARTING,
                     report_for_opponent: false,
+                    cube: Default::default(),
                 },
                 Candidate {
                     label: Some("8/5 6/5".into()),
                     start: Position::STARTING.switch_sides(),
                     report_for_opponent: true,
+                    cube: Default::default(),
                 },
             ],
             seed: 42,
@@ -186,6 +188,7 @@ mod tests {
                 luck: Luck::Ranked,
                 truncate: Some(6),
                 bearoff_truncation: true,
+                cube: None,
             },
         };
         let wire = rollout_to_wire(&job, 144, 36, "fp");
