@@ -118,12 +118,91 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
             vec!["rollout", "4HPwATDgc/ABMA", "--trials", "0"],
             "--trials",
         ),
-        (vec!["rollout", "4HPwATDgc/ABMA", "--cubeful"], "cubeful"),
+        (vec!["rollout", "4HPwATDgc/ABMA", "--jacoby"], "--cubeful"),
+        (
+            vec![
+                "rollout",
+                "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:7:10",
+                "--cubeful",
+                "--jacoby",
+            ],
+            "Jacoby",
+        ),
+        (
+            vec![
+                "rollout",
+                "4HPwATDgc/ABMA",
+                "--cubeful",
+                "--coordinator",
+                "http://127.0.0.1:1",
+            ],
+            "in-process",
+        ),
     ] {
         let out = bgfarm(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn cubeful_rollouts_decide_the_cube_and_rank_moves() {
+    // Money, before the roll: the cube decision. Doubling the opening is a blunder.
+    let v = json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--cubeful",
+        "--trials",
+        "144",
+        "--truncate",
+        "12",
+        "--json",
+    ]);
+    let d = &v["cube_decision"];
+    assert_eq!(d["action"], "no_double", "{v}");
+    assert!(d["no_double"].as_f64().unwrap() > d["double_take"].as_f64().unwrap() + 0.1);
+    assert_eq!(d["double_pass"], 1.0);
+    assert_eq!(v["settings"]["cubeful_units"], "points");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
+    // Match play (XGID: 7-point match, 2-1): MWC, both branches within 0..1.
+    let m = json(&[
+        "rollout",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:7:10",
+        "--cubeful",
+        "--trials",
+        "72",
+        "--truncate",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(m["settings"]["cubeful_units"], "mwc");
+    for c in m["candidates"].as_array().unwrap() {
+        let e = c["cubeful_equity"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&e), "{m}");
+    }
+    // Moves of a roll: every candidate has a cubeful value; cubeless ones do not.
+    let args = [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "top:2",
+        "--trials",
+        "72",
+        "--truncate",
+        "8",
+        "--json",
+    ];
+    let plain = json(&args);
+    assert!(plain["candidates"][0]["cubeful_equity"].is_null());
+    let mut with_cube = args.to_vec();
+    with_cube.push("--cubeful");
+    let c = json(&with_cube);
+    for cand in c["candidates"].as_array().unwrap() {
+        assert!(cand["cubeful_equity"].is_f64(), "{c}");
+        assert!(cand["cubeful_se"].as_f64().unwrap() > 0.0);
     }
 }

@@ -73,6 +73,10 @@ impl StopRules {
     }
 }
 
+/// The output the rules watch: the last one, the cubeful result, which in a
+/// cubeless rollout is the cubeless equity itself (`bgfarm_engine::rollout::trial`).
+const HEADLINE: usize = OUTPUTS - 1;
+
 /// After a wave: prunes `active` by the JSD rule and says whether the rollout
 /// stops (fewer than two candidates left, or every active one precise enough).
 pub fn after_wave(rules: &StopRules, total: &RolloutStats, active: &mut [bool]) -> bool {
@@ -84,7 +88,7 @@ pub fn after_wave(rules: &StopRules, total: &RolloutStats, active: &mut [bool]) 
     }
     if let Some(target) = rules.se_target {
         let all_precise = (0..active.len()).filter(|&c| active[c]).all(|c| {
-            total.per_candidate[c][OUTPUTS - 1]
+            total.per_candidate[c][HEADLINE]
                 .se()
                 .is_some_and(|se| se <= target)
         });
@@ -98,9 +102,9 @@ pub fn after_wave(rules: &StopRules, total: &RolloutStats, active: &mut [bool]) 
 /// JSD-style pruning: deactivates candidates more than `k` combined standard
 /// errors behind the best once they have `min` trials.
 pub fn prune(total: &RolloutStats, active: &mut [bool], min: u64, k: f64) {
-    let eq = |c: usize| total.per_candidate[c][OUTPUTS - 1].mean();
+    let eq = |c: usize| total.per_candidate[c][HEADLINE].mean();
     let se = |c: usize| {
-        total.per_candidate[c][OUTPUTS - 1]
+        total.per_candidate[c][HEADLINE]
             .se()
             .unwrap_or(f64::INFINITY)
     };

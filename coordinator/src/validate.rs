@@ -181,6 +181,7 @@ mod tests {
                 label: None,
                 start: Position::STARTING,
                 report_for_opponent: false,
+                cube: Default::default(),
             }],
             seed: 1,
             settings: TrialSettings::default(),

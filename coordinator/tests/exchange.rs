@@ -26,6 +26,7 @@ fn spec(trials: u64) -> v1::JobSpec {
             label: None,
             start: Position::STARTING,
             report_for_opponent: false,
+            cube: Default::default(),
         }],
         seed: 1,
         settings: TrialSettings::default(),
@@ -282,6 +283,7 @@ fn jsd_spec() -> v1::JobSpec {
         label: None,
         start: p,
         report_for_opponent: false,
+        cube: Default::default(),
     };
     let job = RolloutJob {
         candidates: vec![

@@ -54,6 +54,8 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         luck,
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
+        // Cubeful rollouts do not travel yet: the CLI refuses to send them.
+        cube: None,
     })
 }
 
@@ -101,6 +103,7 @@ pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> 
             label: c.label.clone(),
             start,
             report_for_opponent: c.report_for_opponent,
+            cube: Default::default(),
         });
     }
     Ok(RolloutJob {
@@ -174,11 +177,13 @@ mod tests {
                     label: None,
                     start: Position::STARTING,
                     report_for_opponent: false,
+                    cube: Default::default(),
                 },
                 Candidate {
                     label: Some("8/5 6/5".into()),
                     start: Position::STARTING.switch_sides(),
                     report_for_opponent: true,
+                    cube: Default::default(),
                 },
             ],
             seed: 42,
@@ -186,6 +191,7 @@ mod tests {
                 luck: Luck::Ranked,
                 truncate: Some(6),
                 bearoff_truncation: true,
+                cube: None,
             },
         };
         let wire = rollout_to_wire(&job, 144, 36, "fp");

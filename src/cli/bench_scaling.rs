@@ -95,12 +95,14 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             label: None,
             start: Position::STARTING,
             report_for_opponent: false,
+            cube: Default::default(),
         }],
         seed: 7,
         settings: TrialSettings {
             luck: Luck::Full,
             truncate: sj.truncate,
             bearoff_truncation: true,
+            cube: None,
         },
     };
     let spec = rollout_to_wire(&job, sj.trials, sj.batch, &fingerprint(&eval).to_string());

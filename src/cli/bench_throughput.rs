@@ -123,6 +123,7 @@ pub async fn run(
             label: None,
             start: Position::STARTING,
             report_for_opponent: false,
+            cube: Default::default(),
         }],
         seed: 1,
         settings: TrialSettings::default(),

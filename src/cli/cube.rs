@@ -56,11 +56,11 @@ pub struct Args {
 
 /// The match part of the input, seen from the player on roll.
 #[derive(Clone, Copy)]
-struct Setting {
-    cube: Cube,
+pub(super) struct Setting {
+    pub cube: Cube,
     /// `(length, score)` in a match, `None` for money.
-    score: Option<(u32, MatchScore)>,
-    jacoby: bool,
+    pub score: Option<(u32, MatchScore)>,
+    pub jacoby: bool,
 }
 
 fn owner_from(owner: CubeOwner, me: u8) -> Owner {
@@ -133,10 +133,20 @@ fn from_xgid(x: &Xgid) -> Result<Setting, CliError> {
 
 /// The setting from the input text and `--match-id`.
 fn setting(args: &Args, match_state: Option<MatchState>) -> Result<Setting, CliError> {
-    if let Some(id) = &args.match_id {
+    setting_from(&args.position, args.match_id.as_deref(), match_state)
+}
+
+/// The cube and score a command's position text (`ID`, `ID:MATCHID` or an XGID) and
+/// `--match-id` describe; money with a centred cube 1 when they say nothing.
+pub(super) fn setting_from(
+    position: &str,
+    match_id: Option<&str>,
+    match_state: Option<MatchState>,
+) -> Result<Setting, CliError> {
+    if let Some(id) = match_id {
         return from_match_state(&MatchState::decode(id.trim())?);
     }
-    let text = args.position.trim();
+    let text = position.trim();
     if text.starts_with("XGID=") || text.matches(':').count() == 9 {
         return from_xgid(&Xgid::parse(text)?);
     }

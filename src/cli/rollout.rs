@@ -7,19 +7,26 @@ use super::input::parse_position;
 use super::nets::load_evaluator;
 use super::CliError;
 use bgfarm_coordinator::stop::{after_wave, wave_batches, StopRules};
+use bgfarm_engine::cube::{Cube, Owner};
 use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::ids::position_id;
+use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::notation::{format_move, parse_move};
 use bgfarm_engine::rollout::{
-    run_batch, Candidate, FirstPlyCache, Luck, RolloutJob, RolloutStats, TrialScratch,
-    TrialSettings, OUTPUTS,
+    run_batch, Candidate, CubeRules, CubeStart, FirstPlyCache, Luck, RolloutJob, RolloutStats,
+    TrialScratch, TrialSettings,
 };
 use bgfarm_engine::{Dice, MoveGenerator};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
+
+/// Output index of the cubeless equity in the rollout statistics.
+const EQUITY: usize = 5;
+/// Output index of the cubeful result (money points or MWC).
+const CUBEFUL: usize = 6;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,22 +52,33 @@ pub struct Args {
     #[arg(long, default_value = "on")]
     pub vr: String,
     /// Value function for the luck estimate: full (the net's best move for each roll,
-    /// as GNU Backgammon) or ranked (PubEval picks the move for each roll, the net
-    /// values it). Full is the default: with the shipped nets it measured the best
-    /// precision per CPU-second on the opening position (1296 trials, one thread:
-    /// full SE 0.0100 in 14.5 s = 690, ranked 0.0153 in 7.3 s = 586, off 0.0351 in
-    /// 1.8 s = 454, as 1/(SE^2 s); `scripts/bench-rollout-precision.sh`).
-    #[arg(long, default_value = "full")]
+    /// as GNU Backgammon) or ranked (PubEval ranks each roll's moves, the net values
+    /// its best 4 and the best of those counts). Either keeps the rollout unbiased.
+    /// Ranked is the default: it measured the best precision per CPU-second on the
+    /// opening position (1296 trials, one thread, as 1/(SE^2 s): ranked SE 0.0113
+    /// in 8.3 s = 944, full 0.0101 in 13.8 s = 716, off 0.0351 in 1.8 s = 454;
+    /// `scripts/bench-rollout-precision.sh`).
+    #[arg(long, default_value = "ranked")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.
     #[arg(long)]
     pub no_bearoff_truncation: bool,
-    /// Cubeful rollouts (money or match); not available yet.
-    #[arg(long)]
+    /// Cubeful rollout: money play (cube from the match ID or XGID, centred 1
+    /// otherwise), or match play when the position carries a match score (`ID:MATCHID`,
+    /// an XGID or --match-id; Kazaross-XG2 table). Cube actions by 0-ply Janowski with
+    /// the position class's cube life. Without --dice this rolls out the cube decision:
+    /// no double against double/take, with double/pass as the cash value.
+    #[arg(long, conflicts_with = "cubeless")]
     pub cubeful: bool,
     /// Cubeless rollout (the default).
     #[arg(long)]
     pub cubeless: bool,
+    /// With --cubeful in money play: the Jacoby rule (gammons count only after a double).
+    #[arg(long)]
+    pub jacoby: bool,
+    /// GNU Backgammon match ID giving the cube and the score (instead of `ID:MATCHID`).
+    #[arg(long)]
+    pub match_id: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop once every remaining candidate's equity SE is at most this.
@@ -113,6 +131,20 @@ struct JsonCandidate {
     cubeful_se: Option<f64>,
 }
 
+/// The cube decision a cubeful rollout of a position before the roll measures.
+#[derive(Serialize)]
+struct JsonCubeDecision {
+    no_double: f64,
+    no_double_se: f64,
+    double_take: f64,
+    double_take_se: f64,
+    double_pass: f64,
+    /// `no_double`, `double_take`, `double_pass` or `too_good`.
+    action: &'static str,
+    /// Cubeful equity of the proper action (money points per cube, or MWC).
+    equity: f64,
+}
+
 #[derive(Serialize)]
 struct JsonOut {
     position: String,
@@ -121,6 +153,8 @@ struct JsonOut {
     seed: u64,
     fingerprint: String,
     settings: JsonSettings,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_decision: Option<JsonCubeDecision>,
 }
 
 #[derive(Serialize)]
@@ -131,6 +165,12 @@ struct JsonSettings {
     truncate: Option<u32>,
     bearoff_truncation: bool,
     cubeful: bool,
+    /// `points` (money, per unit of the cube) or `mwc` (match), for cubeful values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cubeful_units: Option<&'static str>,
+    jacoby: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    match_score: Option<[u32; 2]>,
 }
 
 fn round6(x: f64) -> f64 {
@@ -138,11 +178,6 @@ fn round6(x: f64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.cubeful {
-        return Err(CliError::msg(
-            "cubeful rollouts are not available yet: run a cubeless rollout (the default)",
-        ));
-    }
     if args.ply != 0 {
         return Err(CliError::msg(
             "only --ply 0 chequer play is available in rollouts so far",
@@ -182,11 +217,29 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(d) => Some(Dice::parse(d)?),
         None => None,
     };
-    let candidates = build_candidates(&eval, &pos, dice, &args.moves)?;
+    let cube = cube_setup(&args, &input)?;
+    let mut candidates = build_candidates(&eval, &pos, dice, &args.moves)?;
+    let rules = cube.map(|c| {
+        if dice.is_some() {
+            // Move candidates start with the opponent on roll.
+            for cand in &mut candidates {
+                cand.cube = CubeStart {
+                    cube: c.cube.flip(),
+                    unit: c.cube.value,
+                    no_double_first: false,
+                };
+            }
+            c.rules_for_opponent()
+        } else {
+            candidates = cube_decision_candidates(&pos, &c);
+            c.rules
+        }
+    });
     let settings = TrialSettings {
         luck,
         truncate: args.truncate,
         bearoff_truncation: !args.no_bearoff_truncation,
+        cube: rules,
     };
     let job = RolloutJob {
         candidates,
@@ -194,6 +247,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         settings,
     };
     if let Some(url) = &args.coordinator {
+        if job.settings.cube.is_some() {
+            return Err(CliError::msg(
+                "cubeful rollouts run in-process only so far: drop --coordinator",
+            ));
+        }
         let (fp, start) = (fingerprint(&eval).to_string(), Instant::now());
         let (total, threads) = super::remote::rollout(url, &args, &job, &fp)?;
         let secs = start.elapsed().as_secs_f64();
@@ -291,6 +349,7 @@ fn build_candidates(
             label: None,
             start: *pos,
             report_for_opponent: false,
+            cube: CubeStart::default(),
         }]);
     };
     let mut gen = MoveGenerator::new();
@@ -328,8 +387,138 @@ fn build_candidates(
             label: Some(format_move(m)),
             start: m.next_position(),
             report_for_opponent: true,
+            cube: CubeStart::default(),
         })
         .collect())
+}
+
+/// The cube decision of a cubeful rollout before the roll (both branches rolled
+/// out), by the rule of `bgfarm_engine::cube::decision`.
+fn cube_decision(
+    job: &RolloutJob,
+    rows: &[JsonCandidate],
+    dice: Option<Dice>,
+) -> Option<JsonCubeDecision> {
+    let rules = job.settings.cube?;
+    if dice.is_some() {
+        return None;
+    }
+    let find = |l: &str| rows.iter().find(|r| r.notation.as_deref() == Some(l));
+    let (nd, dt) = (find("no double")?, find("double/take")?);
+    let (nd_v, dt_v) = (nd.cubeful_equity?, dt.cubeful_equity?);
+    let dp = match rules {
+        CubeRules::Match { score } => {
+            let cube = job.candidates.first().map_or(1, |c| c.cube.cube.value);
+            score.mwc_after(bgfarm_engine::rollout::cubeful::met(), true, cube)
+        }
+        CubeRules::Money { .. } => 1.0,
+    };
+    let decision = bgfarm_engine::cube::CubeDecision::from_equities(nd_v, dt_v, dp);
+    use bgfarm_engine::cube::CubeDecision as D;
+    let (action, equity) = match decision {
+        D::DoubleTake => ("double_take", dt_v),
+        D::DoublePass => ("double_pass", dp),
+        D::TooGood => ("too_good", nd_v),
+        _ => ("no_double", nd_v),
+    };
+    Some(JsonCubeDecision {
+        no_double: nd_v,
+        no_double_se: nd.cubeful_se.unwrap_or(0.0),
+        double_take: dt_v,
+        double_take_se: dt.cubeful_se.unwrap_or(0.0),
+        double_pass: round6(dp),
+        action,
+        equity,
+    })
+}
+
+/// The cube and rules of a cubeful rollout, from the player on roll.
+#[derive(Clone, Copy)]
+struct CubeSetup {
+    cube: Cube,
+    rules: CubeRules,
+}
+
+impl CubeSetup {
+    /// The rules seen by the opponent (who is on roll after a candidate move).
+    fn rules_for_opponent(&self) -> CubeRules {
+        match self.rules {
+            CubeRules::Match { score } => CubeRules::Match {
+                score: score.flip(),
+            },
+            money => money,
+        }
+    }
+
+    /// May the player on roll double now?
+    fn may_double(&self) -> bool {
+        self.cube.owner != Owner::Opponent
+            && match self.rules {
+                CubeRules::Match { score } => !score.cube_dead_for_mover(self.cube.value),
+                CubeRules::Money { .. } => true,
+            }
+    }
+}
+
+/// The cube setting of `--cubeful` (None for a cubeless rollout).
+fn cube_setup(
+    args: &Args,
+    input: &super::input::PositionInput,
+) -> Result<Option<CubeSetup>, CliError> {
+    if !args.cubeful {
+        if args.jacoby || args.match_id.is_some() {
+            return Err(CliError::msg(
+                "--jacoby and --match-id apply to cubeful rollouts: add --cubeful",
+            ));
+        }
+        return Ok(None);
+    }
+    let s = super::cube::setting_from(&args.position, args.match_id.as_deref(), input.match_state)?;
+    let rules = match s.score {
+        Some((_, score)) => {
+            if args.jacoby {
+                return Err(CliError::msg(
+                    "the Jacoby rule is for money play, not matches",
+                ));
+            }
+            CubeRules::Match { score }
+        }
+        None => CubeRules::Money {
+            jacoby: args.jacoby || s.jacoby,
+        },
+    };
+    Ok(Some(CubeSetup {
+        cube: s.cube,
+        rules,
+    }))
+}
+
+/// A cube decision rolled out: "no double" (the cube held for the first turn) and,
+/// when the player may double, "double/take" (cube turned, owned by the opponent).
+fn cube_decision_candidates(pos: &bgfarm_engine::Position, c: &CubeSetup) -> Vec<Candidate> {
+    let mut out = vec![Candidate {
+        label: Some("no double".into()),
+        start: *pos,
+        report_for_opponent: false,
+        cube: CubeStart {
+            cube: c.cube,
+            unit: c.cube.value,
+            no_double_first: true,
+        },
+    }];
+    if c.may_double() {
+        out.push(Candidate {
+            label: Some("double/take".into()),
+            start: *pos,
+            report_for_opponent: false,
+            cube: CubeStart {
+                cube: c.cube.doubled(),
+                unit: c.cube.value,
+                no_double_first: false,
+            },
+        });
+    }
+    out
 }
 
 fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {
@@ -363,6 +552,7 @@ fn report(
     secs: f64,
     threads: usize,
 ) -> Result<(), CliError> {
+    let cubeful = job.settings.cube.is_some();
     let mut rows: Vec<JsonCandidate> = job
         .candidates
         .iter()
@@ -384,14 +574,32 @@ fn report(
                 trials: acc[0].count,
                 probs,
                 probs_se,
-                equity: round6(acc[OUTPUTS - 1].mean()),
-                equity_se: round6(acc[OUTPUTS - 1].se().unwrap_or(0.0)),
-                cubeful_equity: None,
-                cubeful_se: None,
+                equity: round6(acc[EQUITY].mean()),
+                equity_se: round6(acc[EQUITY].se().unwrap_or(0.0)),
+                cubeful_equity: cubeful.then(|| round6(acc[CUBEFUL].mean())),
+                cubeful_se: cubeful.then(|| round6(acc[CUBEFUL].se().unwrap_or(0.0))),
             }
         })
         .collect();
-    rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    let decision = cube_decision(job, &rows, dice);
+    if cubeful {
+        // Best first by the cubeful value, which is what the cube play is about.
+        rows.sort_by(|a, b| {
+            b.cubeful_equity
+                .unwrap_or(0.0)
+                .total_cmp(&a.cubeful_equity.unwrap_or(0.0))
+        });
+    } else {
+        rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    }
+    let match_score = match job.settings.cube {
+        Some(CubeRules::Match { score }) => {
+            // Reported for the player on roll in the input position.
+            let s: MatchScore = if dice.is_some() { score.flip() } else { score };
+            Some([s.away, s.opp_away])
+        }
+        _ => None,
+    };
     if args.json {
         let out = JsonOut {
             position: args.position.trim().to_string(),
@@ -405,8 +613,15 @@ fn report(
                 luck: format!("{:?}", job.settings.luck).to_lowercase(),
                 truncate: job.settings.truncate,
                 bearoff_truncation: job.settings.bearoff_truncation,
-                cubeful: false,
+                cubeful,
+                cubeful_units: job
+                    .settings
+                    .cube
+                    .map(|c| if c.is_match() { "mwc" } else { "points" }),
+                jacoby: matches!(job.settings.cube, Some(CubeRules::Money { jacoby: true })),
+                match_score,
             },
+            cube_decision: decision,
         };
         println!("{}", serde_json::to_string(&out)?);
         return Ok(());
@@ -416,8 +631,16 @@ fn report(
         None => format!("{} (player on roll, before the roll)", args.position.trim()),
     };
     println!("Rollout of {what}");
+    let cube_text = match (job.settings.cube, match_score) {
+        (None, _) => "cubeless".to_string(),
+        (Some(CubeRules::Money { jacoby }), _) => {
+            format!("cubeful money{}", if jacoby { ", Jacoby" } else { "" })
+        }
+        (Some(_), Some([a, b])) => format!("cubeful match, {a}-away/{b}-away (MWC)"),
+        (Some(_), None) => "cubeful".to_string(),
+    };
     println!(
-        "  {} trials/candidate, seed {}, 0-ply chequer play, cubeless, VR {:?}{}",
+        "  {} trials/candidate, seed {}, 0-ply chequer play, {cube_text}, VR {:?}{}",
         rows.first().map_or(0, |r| r.trials),
         args.seed,
         job.settings.luck,
@@ -426,15 +649,25 @@ fn report(
             .map(|t| format!(", truncated at {t} plies"))
             .unwrap_or_default()
     );
+    let (head, se_head) = if cubeful {
+        ("cubeful", "SE")
+    } else {
+        ("equity", "SE")
+    };
     println!(
-        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8}",
-        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "equity", "SE"
+        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8} {:>9} {:>8}",
+        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "cubeless", "SE", head, se_head
     );
-    let best = rows.first().map_or(0.0, |r| r.equity);
+    let key = |r: &JsonCandidate| r.cubeful_equity.unwrap_or(r.equity);
+    let best = rows.first().map_or(0.0, key);
     for (i, r) in rows.iter().enumerate() {
         let p = r.probs;
+        let (v, vse) = match (r.cubeful_equity, r.cubeful_se) {
+            (Some(c), Some(cs)) => (format!("{c:>+9.4}"), format!("{cs:>8.4}")),
+            _ => (String::new(), String::new()),
+        };
         println!(
-            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4}{}",
+            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4} {v:>9} {vse:>8}{}",
             i + 1,
             r.notation.clone().unwrap_or_else(|| "(position)".into()),
             p[0],
@@ -446,10 +679,23 @@ fn report(
             r.equity,
             r.equity_se,
             if i > 0 {
-                format!("  ({:+.4})", r.equity - best)
+                format!("  ({:+.4})", key(r) - best)
             } else {
                 String::new()
             }
+        );
+    }
+    if let Some(d) = cube_decision(job, &rows, dice) {
+        println!(
+            "  cube: no double {:+.4} ± {:.4}, double/take {:+.4} ± {:.4}, double/pass {:+.4} \
+             -> {} ({:+.4})",
+            d.no_double,
+            d.no_double_se,
+            d.double_take,
+            d.double_take_se,
+            d.double_pass,
+            d.action.replace('_', " "),
+            d.equity
         );
     }
     println!("  {secs:.1} s on {threads} threads; engine {fp}");

@@ -9,6 +9,7 @@
 //! results merge into the same bits in any grouping, on any number of threads or
 //! machines (the determinism contract in DESIGN.md).
 
+pub mod cubeful;
 pub mod dice;
 pub mod stats;
 pub mod trial;
@@ -16,6 +17,7 @@ pub mod trial;
 use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Player;
 use crate::position::Position;
+pub use cubeful::{CubeRules, CubeStart};
 use stats::Accumulator;
 use std::ops::Range;
 pub use trial::{run_trial, FirstPlyCache, Luck, TrialScratch, TrialSettings, OUTPUTS};
@@ -30,6 +32,9 @@ pub struct Candidate {
     /// Whether results are reported for the player *not* on roll in `start` (true for
     /// candidate moves: the mover wants the value of the position after its move).
     pub report_for_opponent: bool,
+    /// The cube at the start (used by cubeful rollouts), from the side of the player
+    /// on roll in `start`.
+    pub cube: CubeStart,
 }
 
 /// A rollout job: what the coordinator splits into batches.
@@ -73,9 +78,11 @@ impl RolloutStats {
     }
 }
 
-/// Flips a luck-adjusted output vector to the other player's side.
-fn flip_outputs(o: [f64; OUTPUTS]) -> [f64; OUTPUTS] {
-    [1.0 - o[0], o[3], o[4], o[1], o[2], -o[5]]
+/// Flips a luck-adjusted output vector to the other player's side (`match_units`:
+/// the cubeful output is MWC, flipped as `1 - x`; otherwise money, `-x`).
+fn flip_outputs(o: [f64; OUTPUTS], match_units: bool) -> [f64; OUTPUTS] {
+    let cubeful = if match_units { 1.0 - o[6] } else { -o[6] };
+    [1.0 - o[0], o[3], o[4], o[1], o[2], -o[5], cubeful]
 }
 
 /// Runs trials `range` for the candidates whose flag in `active` is true (all when
@@ -100,13 +107,14 @@ pub fn run_batch(
                 policy,
                 &job.settings,
                 &cand.start,
+                &cand.cube,
                 job.seed,
                 t,
                 cache,
                 scratch,
             );
             if cand.report_for_opponent {
-                o = flip_outputs(o);
+                o = flip_outputs(o, job.settings.cube.is_some_and(|c| c.is_match()));
             }
             for (acc, x) in stats.per_candidate[c].iter_mut().zip(o) {
                 acc.add(x);
@@ -139,6 +147,7 @@ mod tests {
                 label: None,
                 start: Position::STARTING,
                 report_for_opponent: false,
+                cube: CubeStart::default(),
             }],
             seed: 5,
             settings: TrialSettings {
@@ -180,12 +189,14 @@ mod tests {
                     label: None,
                     start: pos,
                     report_for_opponent: false,
+                    cube: CubeStart::default(),
                 }],
                 seed: 11,
                 settings: TrialSettings {
                     luck,
                     truncate: None,
                     bearoff_truncation: false,
+                    cube: None,
                 },
             };
             let mut s = TrialScratch::new(&eval);
@@ -198,5 +209,105 @@ mod tests {
                 acc.mean()
             );
         }
+    }
+
+    fn opening_job(cube: Option<CubeRules>, luck: Luck, start: CubeStart) -> RolloutJob {
+        RolloutJob {
+            candidates: vec![Candidate {
+                label: None,
+                start: Position::STARTING,
+                report_for_opponent: false,
+                cube: start,
+            }],
+            seed: 3,
+            settings: TrialSettings {
+                luck,
+                truncate: Some(10),
+                bearoff_truncation: true,
+                cube,
+            },
+        }
+    }
+
+    #[test]
+    fn cubeful_rollouts_keep_the_cubeless_outputs_and_stay_unbiased() {
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let cubeless = run_batch(
+            &opening_job(None, Luck::Ranked, CubeStart::default()),
+            &eval,
+            None,
+            0..648,
+            &[],
+            None,
+            &mut s,
+        );
+        let score = crate::met::MatchScore::new(5, 3, false).expect("score");
+        for rules in [
+            CubeRules::Money { jacoby: false },
+            CubeRules::Money { jacoby: true },
+            CubeRules::Match { score },
+        ] {
+            let run = |luck| {
+                let job = opening_job(Some(rules), luck, CubeStart::default());
+                run_batch(
+                    &job,
+                    &eval,
+                    None,
+                    0..648,
+                    &[],
+                    None,
+                    &mut TrialScratch::new(&eval),
+                )
+            };
+            let (on, off) = (run(Luck::Ranked), run(Luck::Off));
+            // Cube actions take no dice and change no chequer play: the cubeless
+            // outputs are those of the cubeless rollout, bit for bit.
+            assert_eq!(on.per_candidate[0][..6], cubeless.per_candidate[0][..6]);
+            let (a, b) = (on.per_candidate[0][6], off.per_candidate[0][6]);
+            let (sa, sb) = (a.se().unwrap_or(1.0), b.se().unwrap_or(1.0));
+            assert!(
+                (a.mean() - b.mean()).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
+                "{rules:?}: VR {} ± {sa} vs plain {} ± {sb}",
+                a.mean(),
+                b.mean()
+            );
+            // Luck adjustment pays off in cubeful units too.
+            assert!(sa < 0.6 * sb, "{rules:?}: SE {sa} with VR, {sb} without");
+            if rules.is_match() {
+                assert!((0.0..=1.0).contains(&a.mean()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_double_take_branch_hands_the_opponent_the_cube() {
+        // Truncated at once: the opening with the cube held is worth a little for the
+        // player on roll; after double/take the opponent owns a cube of 2, which
+        // costs the doubler (Janowski: -0.2 to -0.3 per cube here).
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let money = Some(CubeRules::Money { jacoby: false });
+        let held = CubeStart {
+            no_double_first: true,
+            ..CubeStart::default()
+        };
+        let taken = CubeStart {
+            cube: crate::cube::Cube::INITIAL.doubled(),
+            ..CubeStart::default()
+        };
+        let mut job = opening_job(money, Luck::Off, held);
+        job.settings.truncate = Some(0);
+        let nd = run_batch(&job, &eval, None, 0..36, &[], None, &mut s).per_candidate[0][6];
+        job.candidates[0].cube = taken;
+        let dt = run_batch(&job, &eval, None, 0..36, &[], None, &mut s).per_candidate[0][6];
+        // At truncation 0 the value is the 0-ply Janowski equity of the start: ND with
+        // a centred cube, DT with the opponent owning a cube of 2.
+        assert!(
+            nd.mean() > 0.0 && dt.mean() < nd.mean(),
+            "{} {}",
+            nd.mean(),
+            dt.mean()
+        );
     }
 }

@@ -82,7 +82,10 @@ mod tests {
             probs: [0.5234567, 0.15, 0.01, 0.12, 0.005],
         };
         let line = format_sample(&s);
-        assert_eq!(line, "4HPwATDgc/ABMA 0.5234567 0.1500000 0.0100000 0.1200000 0.0050000");
+        assert_eq!(
+            line,
+            "4HPwATDgc/ABMA 0.5234567 0.1500000 0.0100000 0.1200000 0.0050000"
+        );
         assert_eq!(parse_sample(&line, 1).unwrap(), s);
         let text = format!("# header\n{line}\n\n{line}\n");
         assert_eq!(parse_samples(&text).unwrap().len(), 2);

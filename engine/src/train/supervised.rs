@@ -80,9 +80,8 @@ pub fn selfplay_positions(
             pos.switch_sides()
         } else {
             eval.evaluate_moves(&pos, moves, &mut scratch, &mut probs);
-            let explore_now = explore.top > 1
-                && moves.len() > 1
-                && (rng.next_f64() as f32) < explore.rate;
+            let explore_now =
+                explore.top > 1 && moves.len() > 1 && (rng.next_f64() as f32) < explore.rate;
             let i = if explore_now {
                 order.clear();
                 // Equity for the mover: the candidates are scored for the opponent.
@@ -160,7 +159,7 @@ pub fn fit(
     let mut held: Vec<u32> = Vec::new();
     for (i, _) in samples.iter().enumerate() {
         let h = crate::rng::splitmix64(&mut (cfg.seed ^ (i as u64).wrapping_mul(0x9E37)));
-        if cfg.holdout > 0 && h % u64::from(cfg.holdout) == 0 {
+        if cfg.holdout > 0 && h.is_multiple_of(u64::from(cfg.holdout)) {
             held.push(i as u32);
         } else {
             train.push(i as u32);
@@ -189,7 +188,7 @@ pub fn fit(
         holdout_samples: held.len(),
     };
     report(&last);
-    let mut rng = Rng::for_stream(cfg.seed, 0x5eed_f17);
+    let mut rng = Rng::for_stream(cfg.seed, 0x05ee_df17);
     let steps = (u64::from(cfg.epochs) * train.len() as u64).max(1);
     let mut step = 0u64;
     for epoch in 1..=cfg.epochs {
@@ -248,7 +247,9 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.len() > 20 * 20, "{} positions", a.len());
         assert!(a.iter().any(|p| eval.class(p) == Class::Race));
-        assert!(a.iter().all(|p| matches!(eval.class(p), Class::Contact | Class::Race)));
+        assert!(a
+            .iter()
+            .all(|p| matches!(eval.class(p), Class::Contact | Class::Race)));
         // Exploration changes the games.
         let greedy: Vec<Position> = (0..20)
             .flat_map(|g| selfplay_positions(&eval, 7, g, Exploration { rate: 0.0, top: 1 }))

@@ -89,6 +89,10 @@ pub struct FitArgs {
     /// Directory for the fitted nets (created if missing).
     #[arg(long)]
     pub out: PathBuf,
+    /// Widen the starting nets to this many hidden units first (a multiple of 8, at
+    /// least their width): more capacity for what the deeper labels know.
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// Passes over the data.
     #[arg(long, default_value_t = FitConfig::default().epochs)]
     pub epochs: u32,
@@ -195,7 +199,12 @@ fn resume_point(path: &Path, positions: &[Position]) -> Result<usize, CliError> 
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(CliError::msg(format!("cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            return Err(CliError::msg(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
     };
     let whole = match text.rfind('\n') {
         Some(i) => &text[..=i],
@@ -299,6 +308,20 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         ));
     }
     let mut eval = load_evaluator(&a.init)?;
+    if let Some(h) = a.hidden {
+        for (net, seed) in [
+            (&mut eval.contact, a.seed),
+            (&mut eval.race, a.seed ^ 0x5eed),
+        ] {
+            if !h.is_multiple_of(8) || h < net.hidden() || h > 4096 {
+                return Err(CliError::msg(format!(
+                    "--hidden {h}: give a multiple of 8 from the nets' width ({}) to 4096",
+                    net.hidden()
+                )));
+            }
+            *net = net.widen(h, seed);
+        }
+    }
     let mut samples = Vec::new();
     for path in &a.data {
         let text = std::fs::read_to_string(path)

@@ -42,7 +42,7 @@ pub struct TdArgs {
 }
 
 pub fn run(a: TdArgs) -> Result<(), CliError> {
-    if a.hidden == 0 || a.hidden % 8 != 0 {
+    if a.hidden == 0 || !a.hidden.is_multiple_of(8) {
         return Err(CliError::msg("--hidden must be a positive multiple of 8"));
     }
     if !(0.0..=1.0).contains(&a.lambda) || a.lr_start <= 0.0 || a.lr_end <= 0.0 {

@@ -138,6 +138,42 @@ impl Net {
         }
     }
 
+    /// This net with `hidden` hidden units (at least its own): the new units get small
+    /// random input weights (deterministic in `seed`) and zero output weights, so the
+    /// wider net computes exactly the same outputs until training gives them a use.
+    /// For supervised refinement when the net's capacity, not the data, limits the fit.
+    pub fn widen(&self, hidden: usize, seed: u64) -> Net {
+        assert!(
+            hidden >= self.hidden && hidden.is_multiple_of(LANES),
+            "a wider net needs a multiple of 8 at least as wide"
+        );
+        let fresh = Net::random(hidden, seed);
+        let (old, new) = (self.hidden, hidden);
+        let mut w1 = fresh.w1;
+        for i in 0..INPUTS {
+            w1[i * new..i * new + old].copy_from_slice(&self.w1[i * old..(i + 1) * old]);
+            // Quieter than a fresh net's: the new units start near the middle of the
+            // sigmoid and learn without disturbing the trained ones.
+            for w in &mut w1[i * new + old..(i + 1) * new] {
+                *w *= 0.25;
+            }
+        }
+        let mut b1 = vec![0.0; new];
+        b1[..old].copy_from_slice(&self.b1);
+        let mut w2 = vec![0.0; OUTPUTS * new];
+        for k in 0..OUTPUTS {
+            w2[k * new..k * new + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+        }
+        Net {
+            hidden: new,
+            w1,
+            b1,
+            w2,
+            b2: self.b2,
+            metadata: self.metadata.clone(),
+        }
+    }
+
     /// Hidden units.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -548,6 +584,21 @@ mod tests {
             }
         }
         assert!(max < 1e-5, "max abs difference {max:e}");
+    }
+
+    #[test]
+    fn widening_keeps_the_outputs() {
+        let net = default_contact();
+        let wide = net.widen(net.hidden() + 64, 3);
+        assert_eq!(wide.hidden(), net.hidden() + 64);
+        let (mut a, mut b) = (net.scratch(), wide.scratch());
+        for pos in random_positions(500, 6) {
+            let x = net.forward(&pos, &mut a);
+            let y = wide.forward(&pos, &mut b);
+            for k in 0..OUTPUTS {
+                assert!((x[k] - y[k]).abs() < 1e-5, "{x:?} {y:?}");
+            }
+        }
     }
 
     #[test]
