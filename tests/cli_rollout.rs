@@ -128,16 +128,6 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
             ],
             "Jacoby",
         ),
-        (
-            vec![
-                "rollout",
-                "4HPwATDgc/ABMA",
-                "--cubeful",
-                "--coordinator",
-                "http://127.0.0.1:1",
-            ],
-            "in-process",
-        ),
     ] {
         let out = bgfarm(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

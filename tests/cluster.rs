@@ -242,6 +242,16 @@ fn two_workers_give_the_embedded_result() {
     let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
     assert_eq!(remote, embedded);
     assert_eq!(remote["candidates"][0]["trials"], 144);
+    // Cubeful rollouts travel too: the rules and each candidate's cube.
+    let cubeful = with(rollout_args("72"), &["--cubeful", "--jacoby"]);
+    let embedded = spawn(&with(cubeful.clone(), &["--threads", "1"]));
+    let remote = spawn(&with(
+        cubeful,
+        &["--coordinator", &url, "--token-file", path(&ct)],
+    ));
+    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
+    assert_eq!(remote, embedded);
+    assert!(remote["candidates"][0]["cubeful_equity"].is_f64());
     // The job is listed as done.
     let list = run(&[
         "jobs",

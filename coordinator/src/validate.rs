@@ -27,6 +27,9 @@ pub const MAX_BATCH_SIZE: u64 = 1_679_616;
 /// plus the summed luck of a long game; 64 is far beyond any real trial and keeps
 /// sums of squares of 2^24-trial batches inside i128 when checked.
 const MAX_ABS_OUTPUT: i128 = 64;
+/// The cubeful output (the last) is in points per starting cube: up to 3 times the
+/// largest money cube a trial turns (2^12) plus the summed luck.
+const MAX_ABS_CUBEFUL: i128 = 3 * (1 << 12) + 64;
 /// Fixed-point scale of the engine accumulators (2^32).
 const SCALE: i128 = 1 << 32;
 
@@ -151,8 +154,13 @@ pub fn check_result(
                 ));
             }
             let count = i128::from(a.count);
-            let max_sum = count * MAX_ABS_OUTPUT * SCALE;
-            let max_sq = max_sum.checked_mul(MAX_ABS_OUTPUT * SCALE);
+            let bound = if k == OUTPUTS - 1 {
+                MAX_ABS_CUBEFUL
+            } else {
+                MAX_ABS_OUTPUT
+            };
+            let max_sum = count * bound * SCALE;
+            let max_sq = max_sum.checked_mul(bound * SCALE);
             let plausible = a.sum.abs() <= max_sum
                 && a.sum_sq >= 0
                 && max_sq.is_some_and(|m| a.sum_sq <= m)

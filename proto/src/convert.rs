@@ -6,9 +6,13 @@
 //! results computed on any worker.
 
 use crate::v1;
+use bgfarm_engine::cube::{Cube, Owner};
 use bgfarm_engine::ids::position_id;
+use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::rollout::stats::Accumulator;
-use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, RolloutStats, TrialSettings, OUTPUTS};
+use bgfarm_engine::rollout::{
+    Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutStats, TrialSettings, OUTPUTS,
+};
 use std::fmt;
 
 /// A wire message that does not describe a valid job or result.
@@ -38,7 +42,83 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         luck: luck as i32,
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
+        cube: s.cube.map(|c| v1::CubeRules {
+            kind: Some(match c {
+                CubeRules::Money { jacoby } => {
+                    v1::cube_rules::Kind::Money(v1::MoneyRules { jacoby })
+                }
+                CubeRules::Match { score } => v1::cube_rules::Kind::MatchPlay(v1::MatchRules {
+                    away: score.away,
+                    opp_away: score.opp_away,
+                    crawford: score.crawford,
+                }),
+            }),
+        }),
     }
+}
+
+/// Cube rules from the wire, the match score checked like user input.
+fn cube_rules_from_wire(c: &v1::CubeRules) -> Result<CubeRules, Invalid> {
+    match &c.kind {
+        Some(v1::cube_rules::Kind::Money(m)) => Ok(CubeRules::Money { jacoby: m.jacoby }),
+        Some(v1::cube_rules::Kind::MatchPlay(m)) => {
+            let score = MatchScore::new(m.away, m.opp_away, m.crawford)
+                .map_err(|e| invalid(format!("cube rules: {e}")))?;
+            Ok(CubeRules::Match { score })
+        }
+        None => Err(invalid("cube rules without money or match play")),
+    }
+}
+
+fn cube_start_to_wire(c: &CubeStart) -> Option<v1::CubeStart> {
+    if *c == CubeStart::default() {
+        return None;
+    }
+    let owner = match c.cube.owner {
+        Owner::Centred => v1::CubeOwner::Centred,
+        Owner::Mover => v1::CubeOwner::Mover,
+        Owner::Opponent => v1::CubeOwner::Opponent,
+    };
+    Some(v1::CubeStart {
+        value: c.cube.value,
+        owner: owner as i32,
+        unit: c.unit,
+        no_double_first: c.no_double_first,
+    })
+}
+
+/// A candidate's starting cube: a power of two up to 2^15, a unit the cube or half
+/// of it (the "double/take" branch), a known owner.
+fn cube_start_from_wire(c: Option<&v1::CubeStart>) -> Result<CubeStart, Invalid> {
+    let Some(c) = c else {
+        return Ok(CubeStart::default());
+    };
+    if !c.value.is_power_of_two() || c.value > 1 << 15 {
+        return Err(invalid(format!(
+            "cube value {} is not a power of two up to 32768",
+            c.value
+        )));
+    }
+    if c.unit != c.value && c.unit * 2 != c.value {
+        return Err(invalid(format!(
+            "cube unit {} for a cube of {}",
+            c.unit, c.value
+        )));
+    }
+    let owner = match v1::CubeOwner::try_from(c.owner) {
+        Ok(v1::CubeOwner::Centred) => Owner::Centred,
+        Ok(v1::CubeOwner::Mover) => Owner::Mover,
+        Ok(v1::CubeOwner::Opponent) => Owner::Opponent,
+        Err(_) => return Err(invalid(format!("unknown cube owner {}", c.owner))),
+    };
+    Ok(CubeStart {
+        cube: Cube {
+            value: c.value,
+            owner,
+        },
+        unit: c.unit,
+        no_double_first: c.no_double_first,
+    })
 }
 
 /// Trial settings from the wire; an unknown luck value is an error, not a default.
@@ -54,8 +134,7 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         luck,
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
-        // Cubeful rollouts do not travel yet: the CLI refuses to send them.
-        cube: None,
+        cube: s.cube.as_ref().map(cube_rules_from_wire).transpose()?,
     })
 }
 
@@ -74,6 +153,7 @@ pub fn rollout_to_wire(
             position_id: position_id::encode(&c.start),
             report_for_opponent: c.report_for_opponent,
             label: c.label.clone(),
+            cube: cube_start_to_wire(&c.cube),
         })
         .collect();
     v1::JobSpec {
@@ -103,7 +183,7 @@ pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> 
             label: c.label.clone(),
             start,
             report_for_opponent: c.report_for_opponent,
-            cube: Default::default(),
+            cube: cube_start_from_wire(c.cube.as_ref())?,
         });
     }
     Ok(RolloutJob {
@@ -198,7 +278,37 @@ mod tests {
         let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
             panic!("rollout spec")
         };
-        assert_eq!(rollout_from_wire(r), Ok(job));
+        assert_eq!(rollout_from_wire(r), Ok(job.clone()));
+
+        // Cubeful jobs keep their rules and every candidate's starting cube.
+        let mut cubeful = job.clone();
+        let score = MatchScore::new(3, 1, true).expect("score");
+        for rules in [
+            CubeRules::Money { jacoby: true },
+            CubeRules::Match { score },
+        ] {
+            cubeful.settings.cube = Some(rules);
+            cubeful.candidates[1].cube = CubeStart {
+                cube: Cube {
+                    value: 2,
+                    owner: Owner::Opponent,
+                },
+                unit: 1,
+                no_double_first: false,
+            };
+            cubeful.candidates[0].cube.no_double_first = true;
+            let wire = rollout_to_wire(&cubeful, 144, 36, "fp");
+            let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
+                panic!("rollout spec")
+            };
+            assert_eq!(rollout_from_wire(r), Ok(cubeful.clone()));
+            // A forged cube is refused.
+            let mut bad = r.clone();
+            if let Some(c) = bad.candidates[1].cube.as_mut() {
+                c.value = 3;
+            }
+            assert!(rollout_from_wire(&bad).is_err());
+        }
 
         let mut st = RolloutStats::new(2);
         st.per_candidate[1][5].add(-1.75);

@@ -247,11 +247,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         settings,
     };
     if let Some(url) = &args.coordinator {
-        if job.settings.cube.is_some() {
-            return Err(CliError::msg(
-                "cubeful rollouts run in-process only so far: drop --coordinator",
-            ));
-        }
         let (fp, start) = (fingerprint(&eval).to_string(), Instant::now());
         let (total, threads) = super::remote::rollout(url, &args, &job, &fp)?;
         let secs = start.elapsed().as_secs_f64();
