@@ -42,6 +42,9 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         luck: luck as i32,
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
+        chequer_ply: u32::from(s.chequer_ply),
+        late_from: s.late.map(|(f, _)| f),
+        late_ply: s.late.map_or(0, |(_, p)| u32::from(p)),
         cube: s.cube.map(|c| v1::CubeRules {
             kind: Some(match c {
                 CubeRules::Money { jacoby } => {
@@ -135,7 +138,25 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
         cube: s.cube.as_ref().map(cube_rules_from_wire).transpose()?,
+        chequer_ply: ply_from_wire(s.chequer_ply)?,
+        late: match s.late_from {
+            Some(from) => Some((from, ply_from_wire(s.late_ply)?)),
+            None => None,
+        },
     })
+}
+
+/// Deepest chequer play a rollout spec may ask of a worker: a 2-ply trial already
+/// takes ~0.5 s.
+const MAX_CHEQUER_PLY: u32 = 2;
+
+fn ply_from_wire(p: u32) -> Result<u8, Invalid> {
+    if p > MAX_CHEQUER_PLY {
+        return Err(invalid(format!(
+            "chequer ply {p}: at most {MAX_CHEQUER_PLY} in rollouts"
+        )));
+    }
+    Ok(p as u8)
 }
 
 /// The wire spec of `job` run for `trials` trials in batches of `batch_size`, to be
@@ -272,6 +293,8 @@ mod tests {
                 truncate: Some(6),
                 bearoff_truncation: true,
                 cube: None,
+                chequer_ply: 0,
+                late: None,
             },
         };
         let wire = rollout_to_wire(&job, 144, 36, "fp");

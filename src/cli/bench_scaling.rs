@@ -103,6 +103,8 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             truncate: sj.truncate,
             bearoff_truncation: true,
             cube: None,
+            chequer_ply: 0,
+            late: None,
         },
     };
     let spec = rollout_to_wire(&job, sj.trials, sj.batch, &fingerprint(&eval).to_string());

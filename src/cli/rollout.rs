@@ -23,6 +23,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
+/// Deepest chequer play in rollout trials: a 2-ply move costs ~10 ms, so a 2-ply
+/// trial takes ~0.5 s; 3-ply would take a minute per trial.
+const MAX_PLY: u8 = 2;
+
 /// Output index of the cubeless equity in the rollout statistics.
 const EQUITY: usize = 5;
 /// Output index of the cubeful result (money points or MWC).
@@ -42,9 +46,18 @@ pub struct Args {
     /// Trials per candidate (a multiple of 36 keeps the dice stratified).
     #[arg(long, default_value_t = 1296)]
     pub trials: u64,
-    /// Chequer play: ply of the move choice (0 = the net's best move).
+    /// Chequer play: ply of the move choice (0 = the net's best move; 1-3 = an
+    /// n-ply search with the normal move filter, as `bgfarm hint`). The luck estimate
+    /// stays at 0-ply, which keeps the rollout unbiased and cheap.
     #[arg(long, default_value_t = 0)]
     pub ply: u8,
+    /// Late evaluation: from this ply of each trial on (0-based, both players
+    /// counted), play at --late-ply instead of --ply.
+    #[arg(long, requires = "late_ply")]
+    pub late_from: Option<u32>,
+    /// Chequer-play ply from --late-from on.
+    #[arg(long, requires = "late_from")]
+    pub late_ply: Option<u8>,
     /// Stop each trial after this many plies and use the evaluation there.
     #[arg(long)]
     pub truncate: Option<u32>,
@@ -160,6 +173,9 @@ struct JsonOut {
 #[derive(Serialize)]
 struct JsonSettings {
     ply: u8,
+    /// `[from ply, chequer ply]` of the late evaluation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    late: Option<[u32; 2]>,
     vr: bool,
     luck: String,
     truncate: Option<u32>,
@@ -178,10 +194,10 @@ fn round6(x: f64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.ply != 0 {
-        return Err(CliError::msg(
-            "only --ply 0 chequer play is available in rollouts so far",
-        ));
+    if args.ply > MAX_PLY || args.late_ply.is_some_and(|p| p > MAX_PLY) {
+        return Err(CliError::msg(format!(
+            "--ply and --late-ply go from 0 to {MAX_PLY} in rollouts"
+        )));
     }
     if args.trials == 0 || args.trials > 100_000_000 {
         return Err(CliError::msg("--trials must be between 1 and 100,000,000"));
@@ -240,6 +256,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         truncate: args.truncate,
         bearoff_truncation: !args.no_bearoff_truncation,
         cube: rules,
+        chequer_ply: args.ply,
+        late: args.late_from.zip(args.late_ply),
     };
     let job = RolloutJob {
         candidates,
@@ -604,6 +622,7 @@ fn report(
             fingerprint: fp.to_string(),
             settings: JsonSettings {
                 ply: args.ply,
+                late: job.settings.late.map(|(f, p)| [f, u32::from(p)]),
                 vr: job.settings.luck != Luck::Off,
                 luck: format!("{:?}", job.settings.luck).to_lowercase(),
                 truncate: job.settings.truncate,
@@ -635,9 +654,14 @@ fn report(
         (Some(_), None) => "cubeful".to_string(),
     };
     println!(
-        "  {} trials/candidate, seed {}, 0-ply chequer play, {cube_text}, VR {:?}{}",
+        "  {} trials/candidate, seed {}, {}-ply chequer play{}, {cube_text}, VR {:?}{}",
         rows.first().map_or(0, |r| r.trials),
         args.seed,
+        job.settings.chequer_ply,
+        job.settings
+            .late
+            .map(|(from, p)| format!(" ({p}-ply from ply {from})"))
+            .unwrap_or_default(),
         job.settings.luck,
         job.settings
             .truncate

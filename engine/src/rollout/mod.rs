@@ -197,6 +197,8 @@ mod tests {
                     truncate: None,
                     bearoff_truncation: false,
                     cube: None,
+                    chequer_ply: 0,
+                    late: None,
                 },
             };
             let mut s = TrialScratch::new(&eval);
@@ -225,6 +227,8 @@ mod tests {
                 truncate: Some(10),
                 bearoff_truncation: true,
                 cube,
+                chequer_ply: 0,
+                late: None,
             },
         }
     }
@@ -309,5 +313,26 @@ mod tests {
             nd.mean(),
             dt.mean()
         );
+    }
+
+    #[test]
+    fn searched_chequer_play_is_cached_exactly_and_late_settings_switch_it() {
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let mut job = opening_job(None, Luck::Ranked, CubeStart::default());
+        job.settings.truncate = Some(4);
+        let zero = run_batch(&job, &eval, None, 0..36, &[], None, &mut s);
+        job.settings.chequer_ply = 1;
+        let one = run_batch(&job, &eval, None, 0..36, &[], None, &mut s);
+        let cache = FirstPlyCache::default();
+        let one_cached = run_batch(&job, &eval, None, 0..36, &[], Some(&cache), &mut s);
+        assert_eq!(
+            one, one_cached,
+            "the first-move cache changed a 1-ply result"
+        );
+        assert_ne!(one, zero, "1-ply play chose no other move in 36 trials");
+        // Late evaluation from ply 0 at 0-ply is 0-ply play throughout.
+        job.settings.late = Some((0, 0));
+        assert_eq!(run_batch(&job, &eval, None, 0..36, &[], None, &mut s), zero);
     }
 }
