@@ -160,7 +160,7 @@ pub fn fit(
     let mut held: Vec<u32> = Vec::new();
     for (i, _) in samples.iter().enumerate() {
         let h = crate::rng::splitmix64(&mut (cfg.seed ^ (i as u64).wrapping_mul(0x9E37)));
-        if cfg.holdout > 0 && h % u64::from(cfg.holdout) == 0 {
+        if cfg.holdout > 0 && h.is_multiple_of(u64::from(cfg.holdout)) {
             held.push(i as u32);
         } else {
             train.push(i as u32);
@@ -189,7 +189,7 @@ pub fn fit(
         holdout_samples: held.len(),
     };
     report(&last);
-    let mut rng = Rng::for_stream(cfg.seed, 0x5eed_f17);
+    let mut rng = Rng::for_stream(cfg.seed, 0x05ee_df17);
     let steps = (u64::from(cfg.epochs) * train.len() as u64).max(1);
     let mut step = 0u64;
     for epoch in 1..=cfg.epochs {
