@@ -22,7 +22,10 @@
 //! task-clock`) in brackets. Before this kernel work: `forward` 350k/s [395k/s],
 //! `per_candidate` 330-410k/s [433k/s]. After: `forward` 752k/s [1.42M/s],
 //! `forward_sse2` 621k/s [0.83M/s], `evaluate_with` 915k/s, `per_candidate`
-//! 870k/s [1.38M/s], `batch` 1.20M/s [1.86M/s].
+//! 870k/s [1.38M/s], `batch` 1.20M/s [1.86M/s]. With the 12 hand-crafted features
+//! (210-128-5, features computed in full per candidate), same load, back to back:
+//! `forward` 1.42M/s -> 548k/s, `forward_sse2` 873k/s -> 392k/s, `evaluate_with`
+//! 1.23M/s -> 516k/s, `per_candidate` 1.28M/s -> 634k/s, `batch` 1.84M/s -> 786k/s.
 
 use bgfarm_engine::eval::default_nets::BYTES;
 use bgfarm_engine::eval::net::load_bundle;

@@ -40,12 +40,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
-fn load(path: &Path) -> Result<Net, CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-    Net::from_safetensors(&bytes).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
-}
-
 fn save(net: &Net, path: &Path) -> Result<(), CliError> {
     write_atomic(path, &net.to_safetensors()?)
 }

@@ -2,7 +2,7 @@
 //! from random weights or from existing files. Writes `contact.safetensors` and
 //! `race.safetensors` into `--out`, with a checkpoint every `--checkpoint` games.
 
-use super::{load, save, write_atomic};
+use super::{save, write_atomic};
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::NeuralEvaluator;
@@ -24,10 +24,11 @@ pub struct TdArgs {
     /// Hidden units of new nets (multiple of 8).
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
-    /// Start from these nets instead of random weights (a directory with
-    /// contact.safetensors and race.safetensors).
+    /// Start from these nets instead of random weights: `default` (the built-in
+    /// nets), a .safetensors bundle, or a directory with contact.safetensors and
+    /// race.safetensors.
     #[arg(long)]
-    pub init: Option<PathBuf>,
+    pub init: Option<String>,
     #[arg(long, default_value_t = 0.1)]
     pub lr_start: f32,
     #[arg(long, default_value_t = 0.02)]
@@ -53,10 +54,10 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&a.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
     let (contact, race) = match &a.init {
-        Some(dir) => (
-            load(&dir.join("contact.safetensors"))?,
-            load(&dir.join("race.safetensors"))?,
-        ),
+        Some(spec) => {
+            let e = crate::cli::nets::load_evaluator(spec)?;
+            (e.contact, e.race)
+        }
         None => (
             Net::random(a.hidden, a.seed),
             Net::random(a.hidden, a.seed ^ 0x5eed),

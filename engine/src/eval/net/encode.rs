@@ -4,17 +4,23 @@
 //! 1..=24, four units in the style of TD-Gammon and GNU Backgammon: `n >= 1`,
 //! `n >= 2`, `n >= 3`, and `(n - 3) / 2` above three. Then per side the bar (`n / 2`),
 //! the borne-off checkers (`n / 15`) and the pip count (`pips / 167`, one opening
-//! pip count): 2 x (96 + 3) = 198 inputs.
+//! pip count): 2 x (96 + 3) = 198 raw inputs. Then the hand-crafted
+//! [`features`](super::features) of both sides (shots, escapes, primes, ...): 210
+//! inputs.
 //!
 //! Most inputs are zero (a typical position occupies 10-14 points of 48), so the
 //! encoder returns the non-zero entries only and the first layer adds one weight row
 //! per entry: about 30 rows instead of 198 (30.4 on average over the oracle
 //! benchmark's candidate positions).
 
+use super::features::{features, FEATURES};
 use crate::position::Position;
 
+/// Raw inputs (checker counts, bars, borne-off, pips): the whole first encoding.
+pub const RAW_INPUTS: usize = 198;
+
 /// Number of inputs.
-pub const INPUTS: usize = 198;
+pub const INPUTS: usize = RAW_INPUTS + FEATURES;
 
 /// Index of the first unit of `side`'s (0 mover, 1 opponent) point `p` (1..=24).
 #[inline]
@@ -22,7 +28,7 @@ pub const fn point_base(side: usize, p: usize) -> usize {
     side * 99 + (p - 1) * 4
 }
 
-/// Non-zero inputs of a position: `(index, value)` pairs, at most 2 x (24 x 4 + 3).
+/// Non-zero inputs of a position: `(index, value)` pairs, at most [`INPUTS`].
 #[derive(Clone)]
 pub struct SparseInputs {
     pub idx: [u16; INPUTS],
@@ -138,6 +144,11 @@ pub fn encode(pos: &Position, out: &mut SparseInputs) {
             len += usize::from(v != 0.0);
         }
     }
+    for (k, v) in features(pos).into_iter().enumerate() {
+        out.idx[len] = (RAW_INPUTS + k) as u16;
+        out.val[len] = v;
+        len += usize::from(v != 0.0);
+    }
     out.len = len;
 }
 
@@ -171,6 +182,9 @@ pub struct Reference {
     pos: Position,
     sums: [i32; 4],
     globals: [f32; 6],
+    /// The hand-crafted features: non-local, so a candidate's are computed in full
+    /// and only their differences pushed.
+    features: [f32; FEATURES],
 }
 
 impl Reference {
@@ -181,6 +195,7 @@ impl Reference {
             pos: *pos,
             sums,
             globals: globals_from(pos.pips(), &sums),
+            features: features(pos),
         }
     }
 
@@ -235,6 +250,11 @@ pub fn encode_delta(from: &Reference, to: &Position, out: &mut SparseInputs) -> 
             len += usize::from(old != new);
         }
     }
+    for (k, (old, new)) in from.features.iter().zip(features(to)).enumerate() {
+        out.idx[len] = (RAW_INPUTS + k) as u16;
+        out.val[len] = new - old;
+        len += usize::from(*old != new);
+    }
     out.len = len;
     changed
 }
@@ -264,7 +284,11 @@ mod tests {
         // The encoding of the switched position swaps the halves.
         let mut t = SparseInputs::default();
         encode(&Position::STARTING.switch_sides(), &mut t);
-        assert_eq!(t.to_dense()[..99], d[99..]);
+        let e = t.to_dense();
+        assert_eq!(e[..99], d[99..RAW_INPUTS]);
+        // And the two sides' features.
+        let half = RAW_INPUTS + FEATURES / 2;
+        assert_eq!(e[RAW_INPUTS..half], d[half..]);
     }
 
     /// The encoding as the module docs state it, unit by unit.
@@ -292,6 +316,7 @@ mod tests {
         d[99 + 96] = f32::from(p[0].unsigned_abs()) / 2.0;
         d[99 + 97] = f32::from(pos.opponent_off()) / 15.0;
         d[99 + 98] = po as f32 / 167.0;
+        d[RAW_INPUTS..].copy_from_slice(&features(pos));
         d
     }
 

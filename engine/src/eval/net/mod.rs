@@ -17,11 +17,12 @@
 //! made for another encoding is refused rather than misread.
 
 pub mod encode;
+pub mod features;
 pub mod kernels;
 
 use super::{Evaluator, Probs};
 use crate::position::Position;
-use encode::{encode, encode_delta, Reference, SparseInputs, INPUTS};
+use encode::{encode, encode_delta, Reference, SparseInputs, INPUTS, RAW_INPUTS};
 pub use kernels::SimdLevel;
 use kernels::{Weights, LANES};
 use std::collections::HashMap;
@@ -29,8 +30,13 @@ use std::collections::HashMap;
 /// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
 pub const OUTPUTS: usize = 5;
 
-/// Name of the input encoding written into every weights file.
-pub const ENCODING: &str = "bgfarm-198-v1";
+/// Name of the input encoding written into every weights file: the 198 raw inputs
+/// plus the hand-crafted [`features`].
+pub const ENCODING: &str = "bgfarm-198f-v2";
+
+/// The first encoding (the raw 198 inputs only). Its files still load: the feature
+/// rows of the first layer are zero, so such a net computes exactly what it did.
+pub const LEGACY_ENCODING: &str = "bgfarm-198-v1";
 
 /// Why a weights file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,15 +395,16 @@ pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
     let err = |m: String| NetError(format!("bad network file: {m}"));
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| err(e.to_string()))?;
     let all_meta = header.metadata().clone().unwrap_or_default();
-    match all_meta.get("encoding") {
-        Some(e) if e == ENCODING => {}
+    let rows = match all_meta.get("encoding") {
+        Some(e) if e == ENCODING => INPUTS,
+        Some(e) if e == LEGACY_ENCODING => RAW_INPUTS,
         Some(e) => {
             return Err(err(format!(
-                "input encoding {e:?}, this build reads {ENCODING:?}"
+                "input encoding {e:?}, this build reads {ENCODING:?} and {LEGACY_ENCODING:?}"
             )))
         }
         None => return Err(err("no input encoding in its metadata".into())),
-    }
+    };
     let st = SafeTensors::deserialize(bytes).map_err(|e| err(e.to_string()))?;
     let get = |t: &str, shape: &[usize]| -> Result<Vec<f32>, NetError> {
         let full = format!("{name}{t}");
@@ -437,9 +444,12 @@ pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
         .filter_map(|(k, v)| k.strip_prefix(name).map(|k| (k.to_string(), v.clone())))
         .filter(|(k, _)| k != "encoding" && (name.is_empty() || !k.contains('.')))
         .collect();
+    let mut w1 = get("w1", &[rows, hidden])?;
+    // Legacy files: zero rows for the inputs they did not have.
+    w1.resize(INPUTS * hidden, 0.0);
     Ok(Net {
         hidden,
-        w1: get("w1", &[INPUTS, hidden])?,
+        w1,
         b1: get("b1", &[hidden])?,
         w2: get("w2", &[OUTPUTS, hidden])?,
         b2: [b2[0], b2[1], b2[2], b2[3], b2[4]],
@@ -495,6 +505,65 @@ mod tests {
         assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
         assert_eq!(load_bundle(&bundle, "contact.").unwrap().w2, net.w2);
         assert!(load_bundle(&bundle, "crashed.").is_err());
+    }
+
+    /// A file in the first encoding (198 rows) loads with zero feature rows, and so
+    /// gives the outputs the raw inputs alone give.
+    #[test]
+    fn legacy_files_load_with_zero_feature_rows() {
+        use safetensors::tensor::{Dtype, TensorView};
+        let net = Net::random(16, 8);
+        let h = net.hidden;
+        let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let (w1, b1, w2, b2) = (
+            bytes(&net.w1[..RAW_INPUTS * h]),
+            bytes(&net.b1),
+            bytes(&net.w2),
+            bytes(&net.b2),
+        );
+        let views = vec![
+            (
+                "w1",
+                TensorView::new(Dtype::F32, vec![RAW_INPUTS, h], &w1).unwrap(),
+            ),
+            ("b1", TensorView::new(Dtype::F32, vec![h], &b1).unwrap()),
+            (
+                "w2",
+                TensorView::new(Dtype::F32, vec![OUTPUTS, h], &w2).unwrap(),
+            ),
+            (
+                "b2",
+                TensorView::new(Dtype::F32, vec![OUTPUTS], &b2).unwrap(),
+            ),
+        ];
+        let meta = HashMap::from([("encoding".to_string(), LEGACY_ENCODING.to_string())]);
+        let file = safetensors::serialize(views, Some(meta)).unwrap();
+        let old = Net::from_safetensors(&file).unwrap();
+        assert_eq!(old.w1[..RAW_INPUTS * h], net.w1[..RAW_INPUTS * h]);
+        assert!(old.w1[RAW_INPUTS * h..].iter().all(|&w| w == 0.0));
+        // Raw inputs only, by hand: the features do not move the outputs.
+        let mut s = old.scratch();
+        for pos in random_positions(300, 7) {
+            let y = old.forward(&pos, &mut s);
+            let raw: Vec<(usize, f32)> = s.inputs.iter().filter(|&(i, _)| i < RAW_INPUTS).collect();
+            let idx: Vec<u16> = raw.iter().map(|&(i, _)| i as u16).collect();
+            let val: Vec<f32> = raw.iter().map(|&(_, v)| v).collect();
+            let mut hidden = vec![0.0; h];
+            let x = kernels::run(
+                SimdLevel::detect(),
+                old.weights(),
+                &old.b1,
+                &idx,
+                &val,
+                &mut hidden,
+            );
+            assert_eq!(x.map(f32::to_bits), y.map(f32::to_bits));
+        }
+        // Saved again, it is in the new encoding.
+        assert_eq!(
+            Net::from_safetensors(&old.to_safetensors().unwrap()).unwrap(),
+            old
+        );
     }
 
     fn default_contact() -> Net {
