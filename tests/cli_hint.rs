@@ -16,7 +16,11 @@ fn moves_of(v: &serde_json::Value) -> &Vec<serde_json::Value> {
 
 #[test]
 fn hint_json_ranks_every_legal_play() {
-    let v = json(&["hint", POS, "13", "--ply", "1", "--json"]);
+    // A filter wide enough that the leaders are searched whatever the nets think
+    // (with the normal one a clear 0-ply leader is taken unsearched).
+    let v = json(&[
+        "hint", POS, "13", "--ply", "1", "--filter", "0:8:0.5", "--json",
+    ]);
     let moves = moves_of(&v);
     let legal = json(&["moves", POS, "13", "--json"]);
     let mut want: Vec<&str> = moves_of(&legal)
@@ -49,8 +53,9 @@ fn hint_json_ranks_every_legal_play() {
         last = (ply, eq);
     }
     assert_eq!(moves[0]["ply"], 1);
+    assert_eq!(moves.iter().filter(|m| m["ply"] == 1).count(), 8);
     assert_eq!(v["ply"], 1);
-    assert_eq!(v["filter"], "normal");
+    assert_eq!(v["filter"], "0:8:0.5");
 }
 
 #[test]
