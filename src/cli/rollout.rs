@@ -668,25 +668,25 @@ fn report(
             .map(|t| format!(", truncated at {t} plies"))
             .unwrap_or_default()
     );
-    let (head, se_head) = if cubeful {
-        ("cubeful", "SE")
+    let extra = if cubeful {
+        format!(" {:>9} {:>8}", "cubeful", "SE")
     } else {
-        ("equity", "SE")
+        String::new()
     };
     println!(
-        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8} {:>9} {:>8}",
-        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "cubeless", "SE", head, se_head
+        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8}{extra}",
+        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "equity", "SE"
     );
     let key = |r: &JsonCandidate| r.cubeful_equity.unwrap_or(r.equity);
     let best = rows.first().map_or(0.0, key);
     for (i, r) in rows.iter().enumerate() {
         let p = r.probs;
-        let (v, vse) = match (r.cubeful_equity, r.cubeful_se) {
-            (Some(c), Some(cs)) => (format!("{c:>+9.4}"), format!("{cs:>8.4}")),
-            _ => (String::new(), String::new()),
+        let cube_cols = match (r.cubeful_equity, r.cubeful_se) {
+            (Some(c), Some(cs)) => format!(" {c:>+9.4} {cs:>8.4}"),
+            _ => String::new(),
         };
         println!(
-            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4} {v:>9} {vse:>8}{}",
+            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4}{cube_cols}{}",
             i + 1,
             r.notation.clone().unwrap_or_else(|| "(position)".into()),
             p[0],
