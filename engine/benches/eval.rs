@@ -26,6 +26,9 @@
 //! (210-128-5, features computed in full per candidate), same load, back to back:
 //! `forward` 1.42M/s -> 548k/s, `forward_sse2` 873k/s -> 392k/s, `evaluate_with`
 //! 1.23M/s -> 516k/s, `per_candidate` 1.28M/s -> 634k/s, `batch` 1.84M/s -> 786k/s.
+//! Features by table lookups (see `features.rs`), medians over repeated runs under
+//! heavier load (load average 3-5): `forward` 0.50-0.64M/s -> 0.87-1.18M/s,
+//! `forward_sse2` 337-467k/s -> 560-716k/s, `batch` 0.51-0.97M/s -> 0.97-1.28M/s.
 
 use bgfarm_engine::eval::default_nets::BYTES;
 use bgfarm_engine::eval::net::load_bundle;

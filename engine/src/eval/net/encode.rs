@@ -199,6 +199,24 @@ impl Reference {
         }
     }
 
+    /// `pos` as a reference, given its encoding `inputs` (from [`encode`]): its
+    /// features are read back from there rather than computed a second time.
+    pub fn from_inputs(pos: &Position, inputs: &SparseInputs) -> Reference {
+        let sums = sums(pos);
+        let mut features = [0.0; FEATURES];
+        for (i, v) in inputs.iter() {
+            if let Some(f) = features.get_mut(i.wrapping_sub(RAW_INPUTS)) {
+                *f = v;
+            }
+        }
+        Reference {
+            pos: *pos,
+            sums,
+            globals: globals_from(pos.pips(), &sums),
+            features,
+        }
+    }
+
     /// The reference position.
     pub fn position(&self) -> &Position {
         &self.pos
@@ -215,6 +233,18 @@ impl Reference {
 /// the checker and pip counts of `to` are `from`'s plus their changes, so the cost
 /// follows the move's size rather than the board's.
 pub fn encode_delta(from: &Reference, to: &Position, out: &mut SparseInputs) -> usize {
+    encode_delta_within(from, to, out, usize::MAX)
+}
+
+/// [`encode_delta`] that stops when more than `max_points` board points differ,
+/// leaving `out` unspecified: a caller that then encodes `to` in full does not pay
+/// for its features twice (they cost as much as the rest of the delta).
+pub fn encode_delta_within(
+    from: &Reference,
+    to: &Position,
+    out: &mut SparseInputs,
+    max_points: usize,
+) -> usize {
     let mut len = 0;
     let (a, b) = (from.pos.pips(), to.pips());
     let mut mask = 0u32;
@@ -223,6 +253,9 @@ pub fn encode_delta(from: &Reference, to: &Position, out: &mut SparseInputs) -> 
     }
     // Bits 1..=24: the points (0 and 25 are the bars).
     let changed = (mask & 0x01FF_FFFE).count_ones() as usize;
+    if changed > max_points {
+        return changed;
+    }
     let mut s = from.sums;
     while mask != 0 {
         let i = mask.trailing_zeros() as usize;
@@ -331,6 +364,17 @@ mod tests {
             idx.sort_unstable();
             idx.dedup();
             assert_eq!(idx.len(), s.len, "an input pushed twice");
+        }
+    }
+
+    #[test]
+    fn a_reference_from_the_encoding_equals_a_new_one() {
+        let mut s = SparseInputs::default();
+        for pos in random_positions(2000, 6) {
+            encode(&pos, &mut s);
+            let (a, b) = (Reference::from_inputs(&pos, &s), Reference::new(&pos));
+            assert_eq!(a.features.map(f32::to_bits), b.features.map(f32::to_bits));
+            assert_eq!((a.pos, a.sums, a.globals), (b.pos, b.sums, b.globals));
         }
     }
 

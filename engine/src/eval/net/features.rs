@@ -24,11 +24,16 @@
 //! All but `prime` are 0 in a pure race (tested), which keeps the race net's inputs
 //! sparse.
 //!
-//! Cost: bit masks of the 24 points and passes over the 21 distinct rolls per side,
-//! about 1.1 us per position (both sides), measured as the drop of
-//! `benches/eval.rs` `forward` from 1.42M to 0.55M evaluations/s (same load, same
-//! machine); `batch` went from 1.84M to 0.79M candidates/s. Unoptimized: still
-//! above the 250k/s budget, but the first place to look for speed.
+//! Cost: first written as 21-roll passes over bit masks per side plus a
+//! `switch_sides()` copy, about 1.1 us per position (both sides): `benches/eval.rs`
+//! `forward` fell from 1.42M to 0.55M evaluations/s. Now both sides' masks come
+//! from one SSE2 pass (the opponent's mirrored with a bit reversal), shots and
+//! escapes are table lookups (`NEAR_HITS`, `ESCAPES`) with the few long doubles
+//! checked directly, and the bar case alone keeps the roll pass: `perf` puts the
+//! features at 19% of `forward` (about 0.2 us), and `forward` medians went from
+//! 0.50-0.64M to 0.87-1.18M/s over 3 and 6 runs on the shared 2-core machine
+//! (`batch` 0.51-0.97M to 0.97-1.28M/s). Bit for bit the first version's values,
+//! kept in the tests as the reference.
 
 use crate::position::Position;
 
@@ -72,31 +77,262 @@ struct SideView {
     other_bar: u32,
 }
 
-impl SideView {
-    /// The mover's side of `pos` (S = player on roll).
-    fn mover(pos: &Position) -> SideView {
-        let p = pos.pips();
-        let mut v = SideView {
-            blots: 0,
-            made: 0,
-            other: 0,
-            other_made: 0,
-            bar: u32::from(p[25].unsigned_abs()),
-            other_bar: u32::from(p[0].unsigned_abs()),
+/// A mask of points 1..=24 in the other side's numbering (point `p` is its
+/// `25 - p`): one bit reversal instead of building the masks again from a
+/// `switch_sides()` copy.
+#[inline]
+fn mirror(m: u32) -> u32 {
+    m.reverse_bits() >> 6
+}
+
+/// The highest point in `m` (points 1..=24), 0 if none.
+#[inline]
+fn highest(m: u32) -> u32 {
+    31 - (m | 1).leading_zeros()
+}
+
+/// Masks of the points 1..=24 holding, from the mover's side, exactly one mover
+/// checker, two or more, one opponent checker, two or more: `[blots, made,
+/// other_blots, other_made]`.
+///
+/// On x86-64 two 16-byte SSE2 compares and byte-mask extractions per mask (bytes
+/// 0..16 and 10..26 of the board); the scalar loop (kept for other targets) was
+/// 24 iterations of four compares and shifts, the largest part of [`features`]
+/// after the roll tables went in (10% of `benches/eval.rs` `forward` in `perf`).
+#[inline]
+fn point_masks(p: &[i8; 26]) -> [u32; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+            _mm_set1_epi8,
         };
-        for (i, &c) in p.iter().enumerate().take(25).skip(1) {
-            v.blots |= u32::from(c == 1) << i;
-            v.made |= u32::from(c >= 2) << i;
-            v.other |= u32::from(c < 0) << i;
-            v.other_made |= u32::from(c <= -2) << i;
+        // SAFETY: SSE2 is part of the x86-64 baseline; the two unaligned 16-byte
+        // loads read bytes 0..16 and 10..26 of the 26-byte array.
+        unsafe {
+            let lo = _mm_loadu_si128(p.as_ptr().cast::<__m128i>());
+            let hi = _mm_loadu_si128(p.as_ptr().add(10).cast::<__m128i>());
+            let (one, minus_one) = (_mm_set1_epi8(1), _mm_set1_epi8(-1));
+            let join = |l: __m128i, h: __m128i| {
+                let (l, h) = (_mm_movemask_epi8(l) as u32, _mm_movemask_epi8(h) as u32);
+                (l | h << 10) & BOARD
+            };
+            [
+                join(_mm_cmpeq_epi8(lo, one), _mm_cmpeq_epi8(hi, one)),
+                join(_mm_cmpgt_epi8(lo, one), _mm_cmpgt_epi8(hi, one)),
+                join(_mm_cmpeq_epi8(lo, minus_one), _mm_cmpeq_epi8(hi, minus_one)),
+                join(_mm_cmpgt_epi8(minus_one, lo), _mm_cmpgt_epi8(minus_one, hi)),
+            ]
         }
-        v
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    point_masks_by_loop(p)
+}
+
+/// [`point_masks`] point by point: for targets without SSE2, and to test it.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn point_masks_by_loop(p: &[i8; 26]) -> [u32; 4] {
+    let mut m = [0u32; 4];
+    // A plain range zipped with the slice (as in `encode`), branch-free.
+    for (i, &c) in (1..25).zip(&p[1..25]) {
+        m[0] |= u32::from(c == 1) << i;
+        m[1] |= u32::from(c >= 2) << i;
+        m[2] |= u32::from(c == -1) << i;
+        m[3] |= u32::from(c <= -2) << i;
+    }
+    m
+}
+
+impl SideView {
+    /// Both sides of `pos`, the mover's first, from one pass over the board: the
+    /// opponent's masks are the mover's mirrored.
+    #[inline]
+    fn both(pos: &Position) -> (SideView, SideView) {
+        let p = pos.pips();
+        let [blots, made, other_blots, other_made] = point_masks(p);
+        let bar = u32::from(p[25].unsigned_abs());
+        let other_bar = u32::from(p[0].unsigned_abs());
+        let mover = SideView {
+            blots,
+            made,
+            other: other_blots | other_made,
+            other_made,
+            bar,
+            other_bar,
+        };
+        let opponent = SideView {
+            blots: mirror(other_blots),
+            made: mirror(other_made),
+            other: mirror(blots | made),
+            other_made: mirror(made),
+            bar: other_bar,
+            other_bar: bar,
+        };
+        (mover, opponent)
+    }
+
+    /// The mover's side of `pos` (S = player on roll).
+    #[cfg(test)]
+    fn mover(pos: &Position) -> SideView {
+        SideView::both(pos).0
+    }
+
+    /// S's rearmost checker in its numbering: 25 on the bar, 0 with none left.
+    #[inline]
+    fn rearmost(&self) -> u32 {
+        if self.bar > 0 {
+            25
+        } else {
+            highest(self.blots | self.made)
+        }
     }
 }
 
+/// Bit `k` of a roll set stands for `ROLLS[k]`; these are the non-doubles.
+const NON_DOUBLES: u32 = {
+    let mut m = 0;
+    let mut k = 0;
+    while k < 21 {
+        if ROLLS[k].0 != ROLLS[k].1 {
+            m |= 1 << k;
+        }
+        k += 1;
+    }
+    m
+};
+
+/// Rolls (of 36) in a roll set: doubles weigh 1, the others 2.
+#[inline]
+fn weight(set: u32) -> u32 {
+    set.count_ones() + (set & NON_DOUBLES).count_ones()
+}
+
+/// Whether bit `k` of `blocked` is clear (bits from 32 on count as clear).
+const fn is_open(blocked: u32, k: u32) -> bool {
+    k >= 32 || blocked & (1 << k) == 0
+}
+
+/// The rolls (a roll set) with which one checker lands exactly `d` pips ahead, the
+/// points `k` pips ahead closed where bit `k` of `blocked` is set: the dice
+/// directly, a non-double's sum through either die's point, a double's multiples
+/// through the ones before. The rules of [`shots_by_rolls`] for one hitter and one
+/// blot.
+const fn hit_rolls(d: u32, blocked: u32) -> u32 {
+    let mut set = 0;
+    let mut k = 0;
+    while k < 21 {
+        let (a, b, _) = ROLLS[k];
+        let hits = if a != b {
+            d == a || d == b || (d == a + b && (is_open(blocked, a) || is_open(blocked, b)))
+        } else {
+            let mut s = 1;
+            let mut reached = false;
+            while s <= 4 {
+                if s * a == d {
+                    reached = true;
+                    break;
+                }
+                if !is_open(blocked, s * a) {
+                    break;
+                }
+                s += 1;
+            }
+            reached
+        };
+        if hits {
+            set |= 1 << k;
+        }
+        k += 1;
+    }
+    set
+}
+
+/// Hitters at most this many pips from a blot are looked up in [`NEAR_HITS`];
+/// further ones hit only with 5-5 (15, 20 pips), 4-4 (16) or 6-6 (18, 24): [`FAR`].
+const NEAR: u32 = 12;
+
+/// [`hit_rolls`] for each distance `d` in `1..=NEAR` and each closed-point mask
+/// `m` of the `d - 1` points between (bit `k - 1` = `k` pips ahead): entry
+/// `2^(d-1) - 1 + m`. 4095 entries, 16 KB, replacing the 21-roll pass per position.
+static NEAR_HITS: [u32; (1 << NEAR) - 1] = {
+    let mut t = [0; (1 << NEAR) - 1];
+    let mut d = 1;
+    while d <= NEAR {
+        let mut m = 0;
+        while m < 1 << (d - 1) {
+            t[(1 << (d - 1)) - 1 + m as usize] = hit_rolls(d, m << 1);
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The shots from further than [`NEAR`]: (distance, the double's roll set, the
+/// points in between that must be open, as pips ahead).
+const FAR: [(u32, u32, u32); 5] = {
+    const fn double(a: u32) -> u32 {
+        let mut k = 0;
+        while ROLLS[k].0 != a || ROLLS[k].1 != a {
+            k += 1;
+        }
+        1 << k
+    }
+    [
+        (15, double(5), 1 << 5 | 1 << 10),
+        (16, double(4), 1 << 4 | 1 << 8 | 1 << 12),
+        (18, double(6), 1 << 6 | 1 << 12),
+        (20, double(5), 1 << 5 | 1 << 10 | 1 << 15),
+        (24, double(6), 1 << 6 | 1 << 12 | 1 << 18),
+    ]
+};
+
 /// Rolls (of 36) with which O hits at least one S blot. O moves up (towards S's 24
 /// point) and enters from S's point 0.
+///
+/// With O off the bar (nearly always) a roll hits if it carries one O checker onto
+/// one blot, so the rolls that hit are the union over (hitter, blot) pairs of a
+/// table lookup keyed by distance and the S points made in between: a few lookups
+/// (1-2 blots, a handful of hitters in reach) instead of 21 rolls of mask shifts.
+/// With O on the bar, [`shots_by_rolls`].
 fn shots(v: &SideView) -> u32 {
+    if v.blots == 0 {
+        return 0;
+    }
+    if v.other_bar != 0 {
+        return shots_by_rolls(v);
+    }
+    let mut set = 0;
+    let mut blots = v.blots;
+    while blots != 0 {
+        let t = blots.trailing_zeros();
+        blots &= blots - 1;
+        // O's checkers 1..=NEAR pips below the blot.
+        let mut near = v.other & ((1 << t) - 1) & !((1 << t.saturating_sub(NEAR)) - 1);
+        while near != 0 {
+            let h = near.trailing_zeros();
+            near &= near - 1;
+            let d = t - h;
+            let between = (v.made >> (h + 1)) & ((1 << (d - 1)) - 1);
+            set |= NEAR_HITS[((1 << (d - 1)) - 1 + between) as usize];
+        }
+        // Most blots have no O checker 15 or more pips behind: skip the five checks.
+        if t < 16 || v.other & ((1 << (t - 14)) - 1) == 0 {
+            continue;
+        }
+        for (d, roll, path) in FAR {
+            if t > d && (v.other >> (t - d)) & 1 != 0 && (v.made >> (t - d)) & path == 0 {
+                set |= roll;
+            }
+        }
+    }
+    weight(set)
+}
+
+/// [`shots`] roll by roll: each of the 21 rolls played with every O checker at once
+/// as bit masks. Used with O on the bar (entering first changes which checkers may
+/// move), and as the reference the lookups are tested against.
+fn shots_by_rolls(v: &SideView) -> u32 {
     if v.blots == 0 {
         return 0;
     }
@@ -151,52 +387,110 @@ fn shots(v: &SideView) -> u32 {
     n
 }
 
+/// [`ESCAPES`] entry for the O points made 1..=12 pips ahead (`blocked`, bit `k` =
+/// `k` pips ahead): (rolls of 36 reaching beyond the furthest of them, all but 5-5;
+/// rolls playing whole, all but 4-4, 5-5 and 6-6). What is left out depends on
+/// points further ahead; everything kept reaches no further than 12 pips, except
+/// 4-4 and 6-6 beyond a 12-pip reach that already passed every point in the table.
+const fn escape_entry(blocked: u32) -> (u8, u8) {
+    let front = 31 - (blocked | 1).leading_zeros();
+    let (mut past, mut run) = (0, 0);
+    let mut k = 0;
+    while k < 21 {
+        let (a, b, w) = ROLLS[k];
+        let (reach, whole) = if a != b {
+            let (ra, rb) = (is_open(blocked, a), is_open(blocked, b));
+            let both = is_open(blocked, a + b) && (ra || rb);
+            // a < b: the furthest point reached.
+            let reach = if both {
+                a + b
+            } else if rb {
+                b
+            } else if ra {
+                a
+            } else {
+                0
+            };
+            (reach, both)
+        } else {
+            let mut s = 0;
+            // Distances past 12 are not in `blocked`: treated as open, and only
+            // reached after passing 12.
+            while s < 4 && is_open(blocked, (s + 1) * a) {
+                s += 1;
+            }
+            (s * a, s == 4)
+        };
+        if !(a == 5 && b == 5) && reach > front {
+            past += w;
+        }
+        if !(a == b && a >= 4) && whole {
+            run += w;
+        }
+        k += 1;
+    }
+    (past as u8, run as u8)
+}
+
+/// [`escape_entry`] for every mask of O points made 1..=12 pips ahead of S's
+/// rearmost checker (index = mask >> 1): 4096 entries, 8 KB, replacing the 21-roll
+/// pass per side.
+static ESCAPES: [(u8, u8); 1 << 12] = {
+    let mut t = [(0, 0); 1 << 12];
+    let mut m = 0;
+    while m < 1 << 12 {
+        t[m] = escape_entry((m as u32) << 1);
+        m += 1;
+    }
+    t
+};
+
 /// Rolls (of 36) that carry S's rearmost checker past O's furthest made point within
 /// the 12 pips in front of it (36 with none there), and rolls with which it can play
-/// the whole roll alone. Points are bits offset by 24 so that moves past S's 1 point
-/// (bits below 25) stay representable; those count as open.
+/// the whole roll alone. Moves past S's 1 point count as open.
+///
+/// O's made points as distances ahead of the checker (a bit reversal and a shift),
+/// the 12 nearest looked up in [`ESCAPES`], then the three doubles that look
+/// further: 4-4 (16 pips), 6-6 (18, 24) and 5-5 (15, 20) whole, and 5-5 past a
+/// point 11 or 12 pips ahead only by landing 15 ahead.
 fn escapes(v: &SideView, rearmost: u32) -> (u32, u32) {
-    const OFF: u32 = 24;
-    let open = !(u64::from(v.other_made) << OFF);
-    let below = |k: u32| (1u32 << k) - 1;
-    let window = below(rearmost) & !below(rearmost.saturating_sub(12));
-    let front = v.other_made & window;
-    let target = if front == 0 {
-        None
+    // Bit d: O's point d pips ahead (S's point rearmost - d) is made.
+    let blocked = (v.other_made.reverse_bits() >> (31 - rearmost)) & !1;
+    let near = blocked & 0x1FFE;
+    let (past, run) = ESCAPES[(near >> 1) as usize];
+    let (past, run) = (u32::from(past), u32::from(run));
+    let whole = |path: u32| u32::from(blocked & path == 0);
+    let five = if blocked & (1 << 5) != 0 {
+        0
+    } else if blocked & (1 << 10) != 0 {
+        5
+    } else if blocked & (1 << 15) != 0 {
+        10
+    } else if blocked & (1 << 20) != 0 {
+        15
     } else {
-        Some((1u64 << (front.trailing_zeros() + OFF)) - 1)
+        20
     };
-    let start = 1u64 << (rearmost + OFF);
-    let (mut past, mut run) = (0, 0);
-    for &(a, b, w) in &ROLLS {
-        let (reach, whole) = if a != b {
-            let ra = (start >> a) & open;
-            let rb = (start >> b) & open;
-            let both = ((ra >> b) | (rb >> a)) & open;
-            (ra | rb | both, both != 0)
-        } else {
-            let (mut r, mut all) = (start, 0);
-            for _ in 0..4 {
-                r = (r >> a) & open;
-                all |= r;
-            }
-            (all, r != 0)
-        };
-        past += w * u32::from(target.is_none_or(|t| reach & t != 0));
-        run += w * u32::from(whole);
-    }
+    let run = run
+        + whole(1 << 4 | 1 << 8 | 1 << 12 | 1 << 16)
+        + whole(1 << 6 | 1 << 12 | 1 << 18 | 1 << 24)
+        + u32::from(five == 20);
+    let past = if near == 0 {
+        36
+    } else {
+        past + u32::from(five > highest(near))
+    };
     (past, run)
 }
 
-/// The [`PER_SIDE`] features of the mover's side of `pos`.
-fn side(pos: &Position) -> [f32; PER_SIDE] {
-    let v = SideView::mover(pos);
-    let p = pos.pips();
-    let rearmost = pos.mover_highest() as u32;
+/// The [`PER_SIDE`] features of side `v` with its rearmost checker at `rearmost` and
+/// `contact` pips to break contact.
+#[inline]
+fn side(v: &SideView, rearmost: u32, contact: i32) -> [f32; PER_SIDE] {
     let (past, run) = if rearmost == 0 {
         (36, 36)
     } else {
-        escapes(&v, rearmost)
+        escapes(v, rearmost)
     };
     let mut prime = 0;
     let mut m = v.made;
@@ -204,20 +498,6 @@ fn side(pos: &Position) -> [f32; PER_SIDE] {
         m &= m << 1;
         prime += 1;
     }
-    // O's rearmost checker in S's numbering: S's checkers above it must pass it.
-    let other_back = if v.other_bar > 0 {
-        Some(0)
-    } else if v.other != 0 {
-        Some(v.other.trailing_zeros() as i32)
-    } else {
-        None
-    };
-    let contact = other_back.map_or(0, |r| {
-        (1..=25)
-            .filter(|&i| i as i32 > r)
-            .map(|i| i32::from(p[i].max(0)) * (i as i32 - r))
-            .sum::<i32>()
-    });
     let dance = if v.bar > 0 {
         let k = (v.other_made >> 19).count_ones();
         (k * k) as f32 / 36.0
@@ -225,7 +505,7 @@ fn side(pos: &Position) -> [f32; PER_SIDE] {
         0.0
     };
     [
-        shots(&v) as f32 / 36.0,
+        shots(v) as f32 / 36.0,
         (36 - past) as f32 / 36.0,
         (36 - run) as f32 / 36.0,
         prime as f32 / 6.0,
@@ -236,10 +516,29 @@ fn side(pos: &Position) -> [f32; PER_SIDE] {
 
 /// The [`FEATURES`] of `pos`: the mover's side, then the opponent's.
 pub fn features(pos: &Position) -> [f32; FEATURES] {
-    let (a, b) = (side(pos), side(&pos.switch_sides()));
+    let (mover, opponent) = SideView::both(pos);
+    let (mover_back, opponent_back) = (mover.rearmost(), opponent.rearmost());
+    // Pips to break contact, both sides in one pass in the mover's numbering (index
+    // i, bars 25 and 0): the mover's checkers count the pips above the opponent's
+    // rearmost (index `low`, 0 on the bar, 26 with none: nothing counts), the
+    // opponent's those below the mover's rearmost (`mover_back`, 0 with none).
+    let low = if mover.other_bar > 0 {
+        0
+    } else if mover.other != 0 {
+        mover.other.trailing_zeros() as i32
+    } else {
+        26
+    };
+    let high = mover_back as i32;
+    let (mut contact, mut other_contact) = (0i32, 0i32);
+    for (i, &c) in (0..26).zip(pos.pips()) {
+        let c = i32::from(c);
+        contact += c.max(0) * (i - low).max(0);
+        other_contact += (-c).max(0) * (high - i).max(0);
+    }
     let mut f = [0.0; FEATURES];
-    f[..PER_SIDE].copy_from_slice(&a);
-    f[PER_SIDE..].copy_from_slice(&b);
+    f[..PER_SIDE].copy_from_slice(&side(&mover, mover_back, contact));
+    f[PER_SIDE..].copy_from_slice(&side(&opponent, opponent_back, other_contact));
     f
 }
 
@@ -424,6 +723,145 @@ mod tests {
                 assert_eq!(f[s + 1], 0.0, "trapped in a race {pos:?}");
                 assert_eq!(f[s + 4], 0.0, "contact pips in a race {pos:?}");
             }
+        }
+    }
+
+    /// The features as first written (PR with the 12 features): a `switch_sides()`
+    /// copy for the opponent and 21-roll passes, kept to test the tables against.
+    fn features_by_rolls(pos: &Position) -> [f32; FEATURES] {
+        fn escapes_by_rolls(v: &SideView, rearmost: u32) -> (u32, u32) {
+            const OFF: u32 = 24;
+            let open = !(u64::from(v.other_made) << OFF);
+            let below = |k: u32| (1u32 << k) - 1;
+            let window = below(rearmost) & !below(rearmost.saturating_sub(12));
+            let front = v.other_made & window;
+            let target = if front == 0 {
+                None
+            } else {
+                Some((1u64 << (front.trailing_zeros() + OFF)) - 1)
+            };
+            let start = 1u64 << (rearmost + OFF);
+            let (mut past, mut run) = (0, 0);
+            for &(a, b, w) in &ROLLS {
+                let (reach, whole) = if a != b {
+                    let ra = (start >> a) & open;
+                    let rb = (start >> b) & open;
+                    let both = ((ra >> b) | (rb >> a)) & open;
+                    (ra | rb | both, both != 0)
+                } else {
+                    let (mut r, mut all) = (start, 0);
+                    for _ in 0..4 {
+                        r = (r >> a) & open;
+                        all |= r;
+                    }
+                    (all, r != 0)
+                };
+                past += w * u32::from(target.is_none_or(|t| reach & t != 0));
+                run += w * u32::from(whole);
+            }
+            (past, run)
+        }
+        fn side(pos: &Position) -> [f32; PER_SIDE] {
+            let v = SideView::mover(pos);
+            let p = pos.pips();
+            let rearmost = pos.mover_highest() as u32;
+            let (past, run) = if rearmost == 0 {
+                (36, 36)
+            } else {
+                escapes_by_rolls(&v, rearmost)
+            };
+            let mut prime = 0;
+            let mut m = v.made;
+            while m != 0 {
+                m &= m << 1;
+                prime += 1;
+            }
+            let other_back = if v.other_bar > 0 {
+                Some(0)
+            } else if v.other != 0 {
+                Some(v.other.trailing_zeros() as i32)
+            } else {
+                None
+            };
+            let contact = other_back.map_or(0, |r| {
+                (1..=25)
+                    .filter(|&i| i as i32 > r)
+                    .map(|i| i32::from(p[i].max(0)) * (i as i32 - r))
+                    .sum::<i32>()
+            });
+            let dance = if v.bar > 0 {
+                let k = (v.other_made >> 19).count_ones();
+                (k * k) as f32 / 36.0
+            } else {
+                0.0
+            };
+            [
+                shots_by_rolls(&v) as f32 / 36.0,
+                (36 - past) as f32 / 36.0,
+                (36 - run) as f32 / 36.0,
+                prime as f32 / 6.0,
+                contact as f32 / 152.0,
+                dance,
+            ]
+        }
+        let (a, b) = (side(pos), side(&pos.switch_sides()));
+        let mut f = [0.0; FEATURES];
+        f[..PER_SIDE].copy_from_slice(&a);
+        f[PER_SIDE..].copy_from_slice(&b);
+        f
+    }
+
+    #[test]
+    fn point_masks_match_the_loop() {
+        for pos in random_positions(20_000, 15) {
+            for p in [pos, pos.switch_sides()] {
+                assert_eq!(point_masks(p.pips()), point_masks_by_loop(p.pips()));
+            }
+        }
+    }
+
+    #[test]
+    fn tables_match_the_roll_by_roll_features_bit_for_bit() {
+        for pos in random_positions(50_000, 13) {
+            let (f, g) = (features(&pos), features_by_rolls(&pos));
+            assert_eq!(f.map(f32::to_bits), g.map(f32::to_bits), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn tables_match_the_roll_by_roll_features_on_random_boards() {
+        // Random point masks (not reachable positions): rare shapes such as primes
+        // 11-12 pips ahead with 5-5 to play, or hitters 15-24 pips away.
+        let mut rng = crate::rng::Rng::new(14);
+        for _ in 0..200_000 {
+            let mut mover = [0u8; 25];
+            let mut opponent = [0u8; 25];
+            let (mut m, mut o) = (15u8, 15u8);
+            for _ in 0..12 {
+                let p = rng.below(24) as usize;
+                let n = (1 + rng.below(3) as u8).min(m);
+                if opponent[23 - p] == 0 {
+                    mover[p] += n;
+                    m -= n;
+                }
+                let q = rng.below(24) as usize;
+                let n = (1 + rng.below(3) as u8).min(o);
+                if mover[23 - q] == 0 {
+                    opponent[q] += n;
+                    o -= n;
+                }
+            }
+            if rng.below(8) == 0 {
+                mover[24] = m.min(2);
+            }
+            if rng.below(8) == 0 {
+                opponent[24] = o.min(2);
+            }
+            let Ok(pos) = Position::from_arrays(&mover, &opponent) else {
+                continue;
+            };
+            let (f, g) = (features(&pos), features_by_rolls(&pos));
+            assert_eq!(f.map(f32::to_bits), g.map(f32::to_bits), "{pos:?}");
         }
     }
 }

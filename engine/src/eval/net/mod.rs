@@ -22,7 +22,7 @@ pub mod kernels;
 
 use super::{Evaluator, Probs};
 use crate::position::Position;
-use encode::{encode, encode_delta, Reference, SparseInputs, INPUTS, RAW_INPUTS};
+use encode::{encode, encode_delta_within, Reference, SparseInputs, INPUTS, RAW_INPUTS};
 pub use kernels::SimdLevel;
 use kernels::{Weights, LANES};
 use std::collections::HashMap;
@@ -230,7 +230,7 @@ impl Net {
     /// Makes `base` the reference for [`Net::forward_from`]: `pos`'s pre-activations.
     pub fn set_base(&self, pos: &Position, base: &mut Base, scratch: &mut Scratch) {
         encode(pos, &mut scratch.delta);
-        base.reference = Reference::new(pos);
+        base.reference = Reference::from_inputs(pos, &scratch.delta);
         base.pre.resize(self.hidden, 0.0);
         let d = &scratch.delta;
         kernels::pre_activations(
@@ -255,7 +255,8 @@ impl Net {
         scratch: &mut Scratch,
     ) -> [f32; OUTPUTS] {
         assert_eq!(base.pre.len(), self.hidden, "base made for another net");
-        let changed = encode_delta(&base.reference, pos, &mut scratch.delta);
+        let changed =
+            encode_delta_within(&base.reference, pos, &mut scratch.delta, MAX_DELTA_POINTS);
         if changed > MAX_DELTA_POINTS {
             return self.forward(pos, scratch);
         }
