@@ -1,5 +1,8 @@
 //! Helpers shared by the engine's unit tests.
 
+use crate::eval::bearoff::BearoffDb;
+use crate::eval::net::load_bundle;
+use crate::eval::neural::NeuralEvaluator;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -23,4 +26,14 @@ pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {
         }
     }
     out
+}
+
+/// The built-in nets with the exact bear-off tables: the evaluator the product uses.
+pub fn default_nets() -> NeuralEvaluator<'static> {
+    let b = crate::eval::default_nets::BYTES;
+    NeuralEvaluator {
+        contact: load_bundle(b, "contact.").expect("built-in contact net"),
+        race: load_bundle(b, "race.").expect("built-in race net"),
+        endgame: Some(BearoffDb::global()),
+    }
 }

@@ -127,17 +127,8 @@ pub fn run_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::BearoffDb;
-    use crate::eval::net::load_bundle;
 
-    fn evaluator() -> NeuralEvaluator<'static> {
-        let b = crate::eval::default_nets::BYTES;
-        NeuralEvaluator {
-            contact: load_bundle(b, "contact.").expect("built-in nets"),
-            race: load_bundle(b, "race.").expect("built-in nets"),
-            endgame: Some(BearoffDb::global()),
-        }
-    }
+    use crate::testutil::default_nets as evaluator;
 
     #[test]
     fn batches_merge_to_the_same_bits_in_any_split() {

@@ -4,10 +4,6 @@
 
 use super::cache::{CacheKey, EvalCache};
 use super::*;
-use crate::eval::bearoff::BearoffDb;
-use crate::eval::default_nets;
-use crate::eval::net::load_bundle;
-use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Probs;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -16,14 +12,7 @@ use crate::Dice;
 use std::sync::Mutex;
 use std::time::Instant;
 
-fn nets() -> NeuralEvaluator<'static> {
-    let b = default_nets::BYTES;
-    NeuralEvaluator {
-        contact: load_bundle(b, "contact.").expect("built-in contact net"),
-        race: load_bundle(b, "race.").expect("built-in race net"),
-        endgame: Some(BearoffDb::global()),
-    }
-}
+use crate::testutil::default_nets as nets;
 
 /// Decisions (position, roll) with at least two plays, from random play.
 fn decisions(n: usize, seed: u64) -> Vec<(Position, Dice)> {

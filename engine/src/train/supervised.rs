@@ -221,18 +221,9 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::BearoffDb;
-    use crate::eval::net::load_bundle;
     use crate::search::Pruning;
 
-    fn default_eval() -> NeuralEvaluator<'static> {
-        let bytes = crate::eval::default_nets::BYTES;
-        NeuralEvaluator {
-            contact: load_bundle(bytes, "contact.").expect("contact net"),
-            race: load_bundle(bytes, "race.").expect("race net"),
-            endgame: Some(BearoffDb::global()),
-        }
-    }
+    use crate::testutil::default_nets as default_eval;
 
     #[test]
     fn selfplay_positions_are_deterministic_and_cover_both_nets() {
