@@ -7,7 +7,7 @@ use super::input::parse_position;
 use super::nets::load_evaluator;
 use super::CliError;
 use bgfarm_coordinator::stop::{after_wave, wave_batches, StopRules};
-use bgfarm_engine::cube::{Cube, Owner};
+use bgfarm_engine::cube::Cube;
 use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::ids::position_id;
@@ -245,7 +245,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     no_double_first: false,
                 };
             }
-            c.rules_for_opponent()
+            c.rules.flipped()
         } else {
             candidates = cube_decision_candidates(&pos, &c);
             c.rules
@@ -453,23 +453,9 @@ struct CubeSetup {
 }
 
 impl CubeSetup {
-    /// The rules seen by the opponent (who is on roll after a candidate move).
-    fn rules_for_opponent(&self) -> CubeRules {
-        match self.rules {
-            CubeRules::Match { score } => CubeRules::Match {
-                score: score.flip(),
-            },
-            money => money,
-        }
-    }
-
     /// May the player on roll double now?
     fn may_double(&self) -> bool {
-        self.cube.owner != Owner::Opponent
-            && match self.rules {
-                CubeRules::Match { score } => !score.cube_dead_for_mover(self.cube.value),
-                CubeRules::Money { .. } => true,
-            }
+        self.rules.spot(self.cube).may_double()
     }
 }
 

@@ -59,6 +59,37 @@ impl CubeRules {
         matches!(self, CubeRules::Match { .. })
     }
 
+    /// The same rules seen by the other player (the match score flipped).
+    #[must_use]
+    pub fn flipped(&self) -> CubeRules {
+        match *self {
+            CubeRules::Match { score } => CubeRules::Match {
+                score: score.flip(),
+            },
+            money => money,
+        }
+    }
+
+    /// The match score of the player these rules are seen from (`None` for money).
+    pub fn score(&self) -> Option<MatchScore> {
+        match *self {
+            CubeRules::Match { score } => Some(score),
+            CubeRules::Money { .. } => None,
+        }
+    }
+
+    /// The decision spot of the player on roll holding `cube` under these rules.
+    pub fn spot(&self, cube: Cube) -> CubeSpot<'static> {
+        match *self {
+            CubeRules::Match { score } => CubeSpot::Match {
+                cube,
+                score,
+                met: met(),
+            },
+            CubeRules::Money { jacoby } => CubeSpot::Money { cube, jacoby },
+        }
+    }
+
     /// A cubeful value of the player on roll turned to the other side.
     pub fn flip_value(&self, v: f64) -> f64 {
         if self.is_match() {
@@ -94,11 +125,10 @@ impl Default for CubeStart {
 
 /// The cube's state during one trial, from the side of the player on roll now.
 pub(super) struct CubeTrack {
+    /// The rules seen by the player on roll now (the score flips every turn).
     rules: CubeRules,
     start_value: u32,
     cube: Cube,
-    /// Match score of the player on roll now.
-    score: Option<MatchScore>,
     /// No cube action on the coming turn.
     hold: bool,
     /// The cubeful result, once a pass decided it (root player's side).
@@ -111,27 +141,13 @@ impl CubeTrack {
             rules,
             start_value: start.unit.max(1),
             cube: start.cube,
-            score: match rules {
-                CubeRules::Match { score } => Some(score),
-                CubeRules::Money { .. } => None,
-            },
             hold: start.no_double_first,
             decided: None,
         }
     }
 
     fn spot(&self) -> CubeSpot<'static> {
-        match self.score {
-            Some(score) => CubeSpot::Match {
-                cube: self.cube,
-                score,
-                met: met(),
-            },
-            None => CubeSpot::Money {
-                cube: self.cube,
-                jacoby: self.jacoby(),
-            },
-        }
+        self.rules.spot(self.cube)
     }
 
     /// The Jacoby rule is in force (money play only).
@@ -179,7 +195,7 @@ impl CubeTrack {
             self.cube = self.cube.doubled();
         } else {
             // The opponent passes: the mover wins the cube as it was.
-            let v = match self.score {
+            let v = match self.rules.score() {
                 Some(score) => score.mwc_after(met(), true, self.cube.value),
                 None => self.scale(),
             };
@@ -193,7 +209,7 @@ impl CubeTrack {
     pub(super) fn roll_value(&self, after: &Probs, x: f64, root_moves: bool) -> f64 {
         let opp_odds = GameOdds::from_probs(&after.flip());
         let opp_cube = self.cube.flip();
-        let opp_value = match self.score {
+        let opp_value = match self.rules.score() {
             Some(score) => cubeful_mwc(met(), score.flip(), opp_cube, &opp_odds, x),
             None => self.scale() * cubeful_equity(&opp_odds, opp_cube.owner, x, self.jacoby()),
         };
@@ -204,7 +220,7 @@ impl CubeTrack {
     /// The turn passes to the other player.
     pub(super) fn switch(&mut self) {
         self.cube = self.cube.flip();
-        self.score = self.score.map(|s| s.flip());
+        self.rules = self.rules.flipped();
         self.hold = false;
     }
 
@@ -228,7 +244,7 @@ impl CubeTrack {
         } else {
             1
         };
-        let v = match self.score {
+        let v = match self.rules.score() {
             Some(score) => score.mwc_after(met(), won, self.cube.value * mult),
             None => {
                 let pts = self.scale() * f64::from(mult);
@@ -254,7 +270,7 @@ impl CubeTrack {
         let a = model.analyse(&odds, &self.spot());
         // On a held turn (the no-double branch) the cube stays where it is.
         let eq = if self.hold { a.no_double } else { a.equity() };
-        let v = match self.score {
+        let v = match self.rules.score() {
             Some(_) => eq,
             None => self.scale() * eq,
         };
