@@ -86,6 +86,37 @@ fn money_sessions_with_luck() {
     assert!(v["adjusted_ppm"].as_f64().is_some_and(|a| a.abs() < 1e-9));
 }
 
+/// Higgins's x = 1 player wins 58.3% of its money games against x = 0.7 (it cashes
+/// past the cash point). The uncapped Janowski mix has no doubling window at x = 1,
+/// so it never cashes and wins under half; the capped model reproduces his player.
+#[test]
+fn capped_janowski_x1_cashes_like_higgins() {
+    let run = |model: &str| {
+        json(&[
+            "match-sim",
+            "--length",
+            "0",
+            "--a",
+            &format!("{model}:x=1"),
+            "--b",
+            &format!("{model}:x=0.7"),
+            "--matches",
+            "600",
+            "--json",
+        ])
+    };
+    let capped = run("janowski-capped");
+    let uncapped = run("janowski-money");
+    let rate = |v: &serde_json::Value| v["win_rate"].as_f64().unwrap_or(f64::NAN);
+    // 600 games: SE of a win rate about 0.02.
+    assert!(rate(&capped) > 0.53, "{capped}");
+    assert!(rate(&uncapped) < 0.53, "{uncapped}");
+    assert!(
+        rate(&capped) - rate(&uncapped) > 0.05,
+        "{capped} {uncapped}"
+    );
+}
+
 #[test]
 fn bad_arguments_exit_with_code_2() {
     let base = [

@@ -6,8 +6,12 @@
 //!   with a parabola fit of A's points per match against x per length and the
 //!   optimal x with its standard error (`cube_life.txt`, also printed), and
 //!   `cube_life.svg` (points with error bars and the fits).
-//! - `money-cube-life --x ... --baseline 0.7 --matches N --out DIR`: the same for
-//!   cubeful money games (points per game), `money_cube_life.*`.
+//! - `money-cube-life --x ... --baseline 0.7 [--model janowski-capped] --matches N
+//!   --out DIR`: the same for cubeful money games (points per game),
+//!   `money_cube_life.*`. The default model caps the live curve at the cash
+//!   (`engine::cube::janowski` docs): with it, 80,000 games per cell reproduce
+//!   Higgins's table (x = 0, 0.25, 0.5, 0.75, 1 against 0.7: -0.337, -0.146, -0.026,
+//!   +0.001, -0.083 ppg, SE <= 0.009; his -0.30, -0.14, -0.04, 0.00, -0.09).
 //! - `games-per-match --lengths 1..25 --x 0.5,0.7,0.9 --matches N --out DIR`: both
 //!   players `model:x=X`; average games per match and its ratio to the length
 //!   (`games_per_match.csv`, `.txt`, `.svg`).
@@ -84,7 +88,7 @@ pub struct CubeLifeArgs {
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
     pub baseline: f64,
-    /// Cube model: janowski-match, janowski-money or jump (x converted to sigma).
+    /// Cube model: janowski-match, janowski-money, janowski-capped or jump (x converted to sigma).
     #[arg(long, default_value = "janowski-match")]
     pub model: String,
     #[command(flatten)]
@@ -99,8 +103,11 @@ pub struct MoneyArgs {
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
     pub baseline: f64,
-    /// Cube model: janowski-money or jump.
-    #[arg(long, default_value = "janowski-money")]
+    /// Cube model of both players: janowski-capped (Janowski with the live curve
+    /// capped at the cash: the model of Higgins's 2012 money study, whose x = 1
+    /// still doubles and cashes), janowski-money (the uncapped mix, GNU Backgammon's
+    /// form, degenerate at x = 1: it never doubles there once gammons exist) or jump.
+    #[arg(long, default_value = "janowski-capped")]
     pub model: String,
     #[command(flatten)]
     pub common: Common,
@@ -193,11 +200,11 @@ pub fn parse_xs(text: &str) -> Result<Vec<f64>, CliError> {
 
 fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
     match model {
-        "janowski-match" | "janowski-money" | "jump" => {
+        "janowski-match" | "janowski-money" | "janowski-capped" | "jump" => {
             Ok(CubeStrategy::parse(&format!("{model}:x={x}"))?)
         }
         m => Err(CliError::msg(format!(
-            "unknown --model {m:?}: use janowski-match, janowski-money or jump"
+            "unknown --model {m:?}: use janowski-match, janowski-money, janowski-capped or jump"
         ))),
     }
 }

@@ -29,6 +29,11 @@ pub enum CubeModel {
     /// Janowski extended with the match equity table; in money play the same as
     /// [`CubeModel::JanowskiMoney`].
     JanowskiMatch { x: f64 },
+    /// Money Janowski with the live curve capped at the cash for the player with cube
+    /// access (see [`janowski::capped_cubeful_equity`]): too good only when the
+    /// cubeless equity beats the cash. Match-unaware in a match, like
+    /// [`CubeModel::JanowskiMoney`]. The model of Higgins's 2012 cube-life simulations.
+    JanowskiCapped { x: f64 },
     /// Higgins's jump model with volatility `sigma` (money formulas; in a match,
     /// match-unaware like `JanowskiMoney`).
     Jump { sigma: f64 },
@@ -244,6 +249,9 @@ impl CubeModel {
             CubeModel::JanowskiMoney { x } | CubeModel::JanowskiMatch { x } => {
                 janowski::cubeful_equity(odds, owner, x, jacoby)
             }
+            CubeModel::JanowskiCapped { x } => {
+                janowski::capped_cubeful_equity(odds, owner, x, jacoby)
+            }
             CubeModel::Jump { sigma } => jump::equity(odds.p, odds.w(), odds.l(), owner, sigma),
         }
     }
@@ -256,7 +264,9 @@ fn money_analysis(model: CubeModel, odds: &GameOdds, spot: &CubeSpot<'_>) -> Cub
     let nd = model.money_equity(odds, cube.owner, jacoby);
     let (w, l) = (odds.w(), odds.l());
     let (tp, cp) = match model {
-        CubeModel::JanowskiMoney { x } | CubeModel::JanowskiMatch { x } => {
+        CubeModel::JanowskiMoney { x }
+        | CubeModel::JanowskiMatch { x }
+        | CubeModel::JanowskiCapped { x } => {
             (janowski::take_point(w, l, x), janowski::cash_point(w, l, x))
         }
         CubeModel::Jump { sigma } => (jump::take_point(w, l, sigma), jump::cash_point(w, l, sigma)),

@@ -17,6 +17,17 @@
 //! - Jacoby rule (centred cube only): gammons do not count before the first double,
 //!   so the dead part is `2p - 1` and the live curve is flat at -1 below `TPl` and
 //!   +1 above `CPl`.
+//! - Cash-capped variant ([`capped_cubeful_equity`]): the live curve of a player with
+//!   access to the cube stops at the cash (+1) above `CPl` instead of rising to `W`, so
+//!   only the dead part values playing on for the gammon and the position is too good
+//!   to double exactly when its cubeless equity beats the cash (at x = 1: never). The uncapped mix has a
+//!   degenerate limit: at x = 1 with any gammons the doubling window closes (the
+//!   doubling point, the cash point and the too-good point all equal `CPl`), so a
+//!   player at x = 1 never doubles and never cashes. Capped, x = 1 doubles past the
+//!   cash point and cashes. This reproduces Mark Higgins's published money
+//!   simulations (2012, fixed x = 0.7 opponent) at x = 1: his win rate 58.3% and
+//!   average cube 1.45 against our 58.7% and 1.42 capped, 48.0% and 1.49 uncapped;
+//!   for x = 0 to 0.75 both variants agree with his table within about 0.5% and 0.04.
 
 use super::odds::GameOdds;
 use super::{piecewise, Owner};
@@ -68,6 +79,32 @@ pub fn cubeful_equity(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool) -> f6
         dead_equity(p, w, l)
     };
     (1.0 - x) * dead + x * live_equity(p, w, l, owner, jacoby)
+}
+
+/// The live curve capped at the cash: as [`live_equity`], but a player who may double
+/// (centred cube or their own) is worth +1 above `CPl` (see the module docs).
+pub fn capped_live_equity(p: f64, w: f64, l: f64, owner: Owner, jacoby: bool) -> f64 {
+    let live = live_equity(p, w, l, owner, jacoby);
+    // Both curves with cube access rise monotonically through +1 at `CPl`, so the
+    // cap only bites above it.
+    if owner == Owner::Opponent {
+        live
+    } else {
+        live.min(1.0)
+    }
+}
+
+/// Cubeful money equity with the cash-capped live curve, `(1 - x) D(p) + x
+/// min(Elive(p), 1)` for a player with cube access (module docs).
+pub fn capped_cubeful_equity(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool) -> f64 {
+    let (p, w, l) = (odds.p, odds.w(), odds.l());
+    let jacoby = jacoby && owner == Owner::Centred;
+    let dead = if jacoby {
+        2.0 * p - 1.0
+    } else {
+        dead_equity(p, w, l)
+    };
+    (1.0 - x) * dead + x * capped_live_equity(p, w, l, owner, jacoby)
 }
 
 /// Janowski's closed form for the centred cube, `4/(4 - x) [p (W + L + x/2) - L - x/4]`,
@@ -191,5 +228,65 @@ mod tests {
             max = max.max(d.abs());
         }
         assert!((0.02..0.03).contains(&max), "{max}");
+    }
+
+    #[test]
+    fn capped_curve_closes_the_degenerate_x1_window() {
+        use crate::cube::CubeDecision;
+        // W = L = 1.25: CPl = 2.25 / 3 = 0.75. Uncapped at x = 1 the player on roll
+        // has no doubling window at all: below CPl a take is worth less than keeping
+        // the cube, above it no double is worth more than the cash (too good).
+        let odds = |p: f64| GameOdds {
+            p,
+            win_gammon: 0.25 * p,
+            win_backgammon: 0.0,
+            lose_gammon: 0.25 * (1.0 - p),
+            lose_backgammon: 0.0,
+        };
+        let decide_at = |p: f64, x: f64, capped: bool| {
+            let o = odds(p);
+            let eq = |owner| {
+                if capped {
+                    capped_cubeful_equity(&o, owner, x, false)
+                } else {
+                    cubeful_equity(&o, owner, x, false)
+                }
+            };
+            CubeDecision::from_equities(eq(Owner::Centred), 2.0 * eq(Owner::Opponent), 1.0)
+        };
+        let decide = |p: f64, capped: bool| decide_at(p, 1.0, capped);
+        // (Exactly at CPl the two values tie: a measure-zero window.)
+        for i in 0..100 {
+            let p = (f64::from(i) + 0.5) / 100.0;
+            let d = decide(p, false);
+            assert!(
+                matches!(d, CubeDecision::NoDouble | CubeDecision::TooGood),
+                "uncapped x=1 at p {p}: {d:?}"
+            );
+        }
+        // Capped, x = 1 cashes from CPl up (never too good: no dead part); x < 1 is
+        // too good exactly above the dead too-good point (L + 1) / (W + L) = 0.9.
+        assert_eq!(decide(0.74, true), CubeDecision::NoDouble);
+        assert_eq!(decide(0.80, true), CubeDecision::DoublePass);
+        assert_eq!(decide(0.99, true), CubeDecision::DoublePass);
+        assert_eq!(decide_at(0.89, 0.7, true), CubeDecision::DoublePass);
+        assert_eq!(decide_at(0.91, 0.7, true), CubeDecision::TooGood);
+        // Uncapped x = 0.7 is too good earlier, where the live part credits the gammons.
+        assert_eq!(decide_at(0.89, 0.7, false), CubeDecision::TooGood);
+        // Below CPl, and whenever the opponent owns the cube, the curves agree.
+        for i in 0..=100 {
+            let p = f64::from(i) / 100.0;
+            let o = odds(p);
+            for x in [0.0, 0.5, 0.7, 1.0] {
+                let a = capped_cubeful_equity(&o, Owner::Opponent, x, false);
+                assert!(close(a, cubeful_equity(&o, Owner::Opponent, x, false)));
+                if p <= 0.75 {
+                    for owner in [Owner::Centred, Owner::Mover] {
+                        let a = capped_cubeful_equity(&o, owner, x, false);
+                        assert!(close(a, cubeful_equity(&o, owner, x, false)), "{p} {x}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,9 @@
 //!   doubling at once as the post-Crawford trailer;
 //! - `janowski-money:x=0.7`: money Janowski, match-unaware in a match (the baseline of
 //!   Higgins's comparison);
+//! - `janowski-capped:x=0.7`: money Janowski with the live curve capped at the cash
+//!   (too good only when the cubeless equity beats the cash; Higgins's 2012 model,
+//!   the one whose x = 1 still doubles: `cube::janowski` docs);
 //! - `jump:sigma=0.09` (or `jump:x=0.7`, converted by `sigma = (1 - x) / 3.125`):
 //!   Higgins's jump model, money formulas.
 //!
@@ -67,7 +70,7 @@ impl CubeStrategy {
             }
         }
         let model = match kind {
-            "janowski-match" | "janowski-money" if sigma.is_some() => {
+            "janowski-match" | "janowski-money" | "janowski-capped" if sigma.is_some() => {
                 return Err(ParseError::new(format!(
                     "bad cube strategy {t:?}: Janowski models take x, not sigma"
                 )))
@@ -78,13 +81,16 @@ impl CubeStrategy {
             "janowski-money" => CubeModel::JanowskiMoney {
                 x: x.unwrap_or(DEFAULT_X),
             },
+            "janowski-capped" => CubeModel::JanowskiCapped {
+                x: x.unwrap_or(DEFAULT_X),
+            },
             "jump" => CubeModel::Jump {
                 sigma: sigma.unwrap_or_else(|| equivalent_sigma(x.unwrap_or(DEFAULT_X))),
             },
             k => {
                 return Err(ParseError::new(format!(
                     "unknown cube strategy {k:?}: use janowski-match:x=0.7, \
-                     janowski-money:x=0.7 or jump:sigma=0.09"
+                     janowski-money:x=0.7, janowski-capped:x=0.7 or jump:sigma=0.09"
                 )))
             }
         };
@@ -97,6 +103,7 @@ impl fmt::Display for CubeStrategy {
         match self.model {
             CubeModel::JanowskiMatch { x } => write!(f, "janowski-match:x={x}"),
             CubeModel::JanowskiMoney { x } => write!(f, "janowski-money:x={x}"),
+            CubeModel::JanowskiCapped { x } => write!(f, "janowski-capped:x={x}"),
             CubeModel::Jump { sigma } => write!(f, "jump:sigma={sigma}"),
         }
     }
@@ -115,6 +122,10 @@ mod tests {
         let m = CubeStrategy::parse("janowski-money").unwrap();
         assert_eq!(m.model, CubeModel::JanowskiMoney { x: 0.68 });
         assert!(!m.automatic_post_crawford_double());
+        let c = CubeStrategy::parse("janowski-capped:x=1").unwrap();
+        assert_eq!(c.model, CubeModel::JanowskiCapped { x: 1.0 });
+        assert!(!c.automatic_post_crawford_double());
+        assert_eq!(c.to_string(), "janowski-capped:x=1");
         let j = CubeStrategy::parse("jump:x=0.7").unwrap();
         assert!(matches!(j.model, CubeModel::Jump { sigma } if (sigma - 0.096).abs() < 1e-12));
         assert_eq!(
@@ -127,6 +138,7 @@ mod tests {
             "janowski-match:x",
             "janowski-match:y=1",
             "janowski-money:sigma=0.1",
+            "janowski-capped:sigma=0.1",
             "jump:sigma=0.5",
             "jump:sigma=abc",
         ] {
