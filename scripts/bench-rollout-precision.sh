@@ -32,6 +32,7 @@ if [ -z "$GNUBG" ]; then
 fi
 cmds=$(mktemp)
 cat > "$cmds" <<EOC
+set output digits 5
 set rollout trials $TRIALS
 set rollout cubeful off
 set rollout varredn on
