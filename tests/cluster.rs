@@ -541,6 +541,8 @@ fn stop_rules_prune_and_stop_as_in_the_embedded_run() {
         "--batch",
         "36",
         "--jsd",
+        "--jsd-k",
+        "3",
         "--se-target",
         "0.0017",
         "--json",
