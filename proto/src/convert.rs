@@ -43,6 +43,7 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
         chequer_ply: u32::from(s.chequer_ply),
+        opponent_ply: s.opponent_ply.map(u32::from),
         late_from: s.late.map(|(f, _)| f),
         late_ply: s.late.map_or(0, |(_, p)| u32::from(p)),
         cube: s.cube.map(|c| v1::CubeRules {
@@ -139,6 +140,7 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         bearoff_truncation: s.bearoff_truncation,
         cube: s.cube.as_ref().map(cube_rules_from_wire).transpose()?,
         chequer_ply: ply_from_wire(s.chequer_ply)?,
+        opponent_ply: s.opponent_ply.map(ply_from_wire).transpose()?,
         late: match s.late_from {
             Some(from) => Some((from, ply_from_wire(s.late_ply)?)),
             None => None,
@@ -294,6 +296,7 @@ mod tests {
                 bearoff_truncation: true,
                 cube: None,
                 chequer_ply: 0,
+                opponent_ply: None,
                 late: None,
             },
         };
@@ -302,6 +305,22 @@ mod tests {
             panic!("rollout spec")
         };
         assert_eq!(rollout_from_wire(r), Ok(job.clone()));
+
+        // Per-side chequer play survives the trip; an opponent ply beyond the
+        // bound is refused.
+        let mut sides = job.clone();
+        sides.settings.chequer_ply = 1;
+        sides.settings.opponent_ply = Some(0);
+        let wire = rollout_to_wire(&sides, 144, 36, "fp");
+        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
+            panic!("rollout spec")
+        };
+        assert_eq!(rollout_from_wire(r), Ok(sides.clone()));
+        let mut deep = r.clone();
+        if let Some(s) = deep.settings.as_mut() {
+            s.opponent_ply = Some(7);
+        }
+        assert!(rollout_from_wire(&deep).is_err());
 
         // Cubeful jobs keep their rules and every candidate's starting cube.
         let mut cubeful = job.clone();

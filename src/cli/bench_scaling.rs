@@ -104,6 +104,7 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             bearoff_truncation: true,
             cube: None,
             chequer_ply: 0,
+            opponent_ply: None,
             late: None,
         },
     };

@@ -51,6 +51,12 @@ pub struct Args {
     /// stays at 0-ply, which keeps the rollout unbiased and cheap.
     #[arg(long, default_value_t = 0)]
     pub ply: u8,
+    /// The opponent's chequer ply, when it should differ from --ply (GNU
+    /// Backgammon's per-player settings): the opponent of the player on roll in a
+    /// position rollout, of the mover in a move rollout. The results stay those of
+    /// the player on roll / the mover.
+    #[arg(long)]
+    pub opponent_ply: Option<u8>,
     /// Late evaluation: from this ply of each trial on (0-based, both players
     /// counted), play at --late-ply instead of --ply.
     #[arg(long, requires = "late_ply")]
@@ -173,6 +179,8 @@ struct JsonOut {
 #[derive(Serialize)]
 struct JsonSettings {
     ply: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_ply: Option<u8>,
     /// `[from ply, chequer ply]` of the late evaluation.
     #[serde(skip_serializing_if = "Option::is_none")]
     late: Option<[u32; 2]>,
@@ -194,9 +202,12 @@ fn round6(x: f64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.ply > MAX_PLY || args.late_ply.is_some_and(|p| p > MAX_PLY) {
+    if [Some(args.ply), args.late_ply, args.opponent_ply]
+        .iter()
+        .any(|p| p.is_some_and(|p| p > MAX_PLY))
+    {
         return Err(CliError::msg(format!(
-            "--ply and --late-ply go from 0 to {MAX_PLY} in rollouts"
+            "--ply, --opponent-ply and --late-ply go from 0 to {MAX_PLY} in rollouts"
         )));
     }
     if args.trials == 0 || args.trials > 100_000_000 {
@@ -257,6 +268,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         bearoff_truncation: !args.no_bearoff_truncation,
         cube: rules,
         chequer_ply: args.ply,
+        opponent_ply: args.opponent_ply.filter(|&p| p != args.ply),
         late: args.late_from.zip(args.late_ply),
     };
     let job = RolloutJob {
@@ -608,6 +620,7 @@ fn report(
             fingerprint: fp.to_string(),
             settings: JsonSettings {
                 ply: args.ply,
+                opponent_ply: job.settings.opponent_ply,
                 late: job.settings.late.map(|(f, p)| [f, u32::from(p)]),
                 vr: job.settings.luck != Luck::Off,
                 luck: format!("{:?}", job.settings.luck).to_lowercase(),
@@ -640,10 +653,14 @@ fn report(
         (Some(_), None) => "cubeful".to_string(),
     };
     println!(
-        "  {} trials/candidate, seed {}, {}-ply chequer play{}, {cube_text}, VR {:?}{}",
+        "  {} trials/candidate, seed {}, {}-ply chequer play{}{}, {cube_text}, VR {:?}{}",
         rows.first().map_or(0, |r| r.trials),
         args.seed,
         job.settings.chequer_ply,
+        job.settings
+            .opponent_ply
+            .map(|p| format!(" ({p}-ply for the opponent)"))
+            .unwrap_or_default(),
         job.settings
             .late
             .map(|(from, p)| format!(" ({p}-ply from ply {from})"))

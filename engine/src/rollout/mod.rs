@@ -111,6 +111,7 @@ pub fn run_batch(
                 job.seed,
                 t,
                 cache,
+                cand.report_for_opponent,
                 scratch,
             );
             if cand.report_for_opponent {
@@ -189,6 +190,7 @@ mod tests {
                     bearoff_truncation: false,
                     cube: None,
                     chequer_ply: 0,
+                    opponent_ply: None,
                     late: None,
                 },
             };
@@ -219,6 +221,7 @@ mod tests {
                 bearoff_truncation: true,
                 cube,
                 chequer_ply: 0,
+                opponent_ply: None,
                 late: None,
             },
         }
@@ -325,5 +328,51 @@ mod tests {
         // Late evaluation from ply 0 at 0-ply is 0-ply play throughout.
         job.settings.late = Some((0, 0));
         assert_eq!(run_batch(&job, &eval, None, 0..36, &[], None, &mut s), zero);
+    }
+
+    #[test]
+    fn opponent_ply_plays_only_the_opponents_moves() {
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let mut job = opening_job(None, Luck::Ranked, CubeStart::default());
+        // One ply: only the player on roll moves, so the opponent's setting cannot
+        // matter; two plies: it must.
+        job.settings.truncate = Some(1);
+        let run = |job: &RolloutJob, s: &mut TrialScratch| {
+            run_batch(job, &eval, None, 0..36, &[], None, s)
+        };
+        let zero = run(&job, &mut s);
+        job.settings.opponent_ply = Some(1);
+        assert_eq!(run(&job, &mut s), zero, "the opponent moved at ply 0");
+        job.settings.opponent_ply = None;
+        job.settings.chequer_ply = 1;
+        assert_ne!(
+            run(&job, &mut s),
+            zero,
+            "the player's 1-ply chose no other move"
+        );
+        job.settings.truncate = Some(2);
+        let player_1ply = run(&job, &mut s);
+        job.settings.opponent_ply = Some(0);
+        let split = run(&job, &mut s);
+        assert_ne!(
+            split, player_1ply,
+            "the opponent's 0-ply chose as its 1-ply"
+        );
+        // In a move rollout the opponent moves first: with the sides' settings
+        // swapped, trial plies alternate the other way.
+        let mut moves = job.clone();
+        moves.candidates[0].report_for_opponent = true;
+        moves.settings.chequer_ply = 0;
+        moves.settings.opponent_ply = Some(1);
+        let swapped = run(&moves, &mut s);
+        let mut plain = job.clone();
+        plain.settings.chequer_ply = 1;
+        plain.settings.opponent_ply = Some(0);
+        let direct = run(&plain, &mut s);
+        assert_eq!(
+            swapped.per_candidate[0][5].mean(),
+            -direct.per_candidate[0][5].mean()
+        );
     }
 }

@@ -57,6 +57,11 @@ pub struct TrialSettings {
     /// Chequer play: the ply of each move choice (0 = the net's best move; n > 0 =
     /// an n-ply search with the normal move filter, as `bgfarm hint --ply n`).
     pub chequer_ply: u8,
+    /// The opponent's chequer ply when it differs (GNU Backgammon's per-player
+    /// settings): the opponent of the side the results are for, i.e. of the player
+    /// on roll in a position rollout and of the mover in a move rollout. `None`:
+    /// `chequer_ply` for both.
+    pub opponent_ply: Option<u8>,
     /// From this ply of a trial on (0-based, both players counted), play at
     /// `.1` plies instead: GNU Backgammon's "late evaluation", the usual way to make
     /// deep rollouts affordable (the early moves decide most).
@@ -64,11 +69,13 @@ pub struct TrialSettings {
 }
 
 impl TrialSettings {
-    /// The chequer-play ply at `ply` of a trial.
-    pub fn chequer_ply_at(&self, ply: u32) -> u8 {
+    /// The chequer-play ply at `ply` of a trial, for the side the results are for
+    /// (`player`) or its opponent. Late evaluation applies to both sides.
+    pub fn chequer_ply_at(&self, ply: u32, player: bool) -> u8 {
         match self.late {
             Some((from, late)) if ply >= from => late,
-            _ => self.chequer_ply,
+            _ if player => self.chequer_ply,
+            _ => self.opponent_ply.unwrap_or(self.chequer_ply),
         }
     }
 }
@@ -81,6 +88,7 @@ impl Default for TrialSettings {
             bearoff_truncation: true,
             cube: None,
             chequer_ply: 0,
+            opponent_ply: None,
             late: None,
         }
     }
@@ -287,6 +295,9 @@ impl FirstPlyCache {
 /// Plays trial `trial` from `start` (player on roll, before the roll) and returns the
 /// luck-adjusted outputs from that player's side. `policy` chooses the moves; `None`
 /// plays the best move at 0-ply by `eval`. `cache` serves the first plies.
+/// `start_is_opponent`: the player on roll in `start` is the opponent of the side the
+/// results are for (a move rollout), which decides who plays at
+/// [`TrialSettings::opponent_ply`].
 #[allow(clippy::too_many_arguments)]
 pub fn run_trial(
     eval: &NeuralEvaluator<'_>,
@@ -297,6 +308,7 @@ pub fn run_trial(
     seed: u64,
     trial: u64,
     cache: Option<&FirstPlyCache>,
+    start_is_opponent: bool,
     s: &mut TrialScratch,
 ) -> [f64; OUTPUTS] {
     let mut dice = TrialDice::new(seed, trial);
@@ -334,7 +346,7 @@ pub fn run_trial(
             .iter()
             .position(|&(r, _)| same_roll(r, roll))
             .unwrap_or(0);
-        let depth = settings.chequer_ply_at(ply);
+        let depth = settings.chequer_ply_at(ply, root_moves != start_is_opponent);
         let next = match (cache, policy) {
             (Some(c), None) if ply < CACHED_PLIES => {
                 let t = c.get_or_compute(eval, settings.luck, depth, s, &pos);
