@@ -44,6 +44,7 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         bearoff_truncation: s.bearoff_truncation,
         chequer_ply: u32::from(s.chequer_ply),
         opponent_ply: s.opponent_ply.map(u32::from),
+        cube_ply: u32::from(s.cube_ply),
         late_from: s.late.map(|(f, _)| f),
         late_ply: s.late.map_or(0, |(_, p)| u32::from(p)),
         cube: s.cube.map(|c| v1::CubeRules {
@@ -141,6 +142,7 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         cube: s.cube.as_ref().map(cube_rules_from_wire).transpose()?,
         chequer_ply: ply_from_wire(s.chequer_ply)?,
         opponent_ply: s.opponent_ply.map(ply_from_wire).transpose()?,
+        cube_ply: ply_from_wire(s.cube_ply)?,
         late: match s.late_from {
             Some(from) => Some((from, ply_from_wire(s.late_ply)?)),
             None => None,
@@ -297,6 +299,7 @@ mod tests {
                 cube: None,
                 chequer_ply: 0,
                 opponent_ply: None,
+                cube_ply: 0,
                 late: None,
             },
         };
@@ -311,6 +314,7 @@ mod tests {
         let mut sides = job.clone();
         sides.settings.chequer_ply = 1;
         sides.settings.opponent_ply = Some(0);
+        sides.settings.cube_ply = 1;
         let wire = rollout_to_wire(&sides, 144, 36, "fp");
         let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
             panic!("rollout spec")

@@ -105,6 +105,7 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             cube: None,
             chequer_ply: 0,
             opponent_ply: None,
+            cube_ply: 0,
             late: None,
         },
     };

@@ -57,6 +57,11 @@ pub struct Args {
     /// the player on roll / the mover.
     #[arg(long)]
     pub opponent_ply: Option<u8>,
+    /// With --cubeful: cube decisions of both players by an n-ply cubeful lookahead
+    /// (as `bgfarm cube --ply N`; Janowski at its leaves) instead of 0-ply Janowski.
+    /// 1 ply costs about 21 x 20 evaluations per cube decision.
+    #[arg(long, default_value_t = 0)]
+    pub cube_ply: u8,
     /// Late evaluation: from this ply of each trial on (0-based, both players
     /// counted), play at --late-ply instead of --ply.
     #[arg(long, requires = "late_ply")]
@@ -84,9 +89,10 @@ pub struct Args {
     pub no_bearoff_truncation: bool,
     /// Cubeful rollout: money play (cube from the match ID or XGID, centred 1
     /// otherwise), or match play when the position carries a match score (`ID:MATCHID`,
-    /// an XGID or --match-id; Kazaross-XG2 table). Cube actions by 0-ply Janowski with
-    /// the position class's cube life. Without --dice this rolls out the cube decision:
-    /// no double against double/take, with double/pass as the cash value.
+    /// an XGID or --match-id; Kazaross-XG2 table). Cube actions by 0-ply Janowski
+    /// with the position class's cube life (or an n-ply lookahead: --cube-ply).
+    /// Without --dice this rolls out the cube decision: no double against
+    /// double/take, with double/pass as the cash value.
     #[arg(long, conflicts_with = "cubeless")]
     pub cubeful: bool,
     /// Cubeless rollout (the default).
@@ -181,6 +187,7 @@ struct JsonSettings {
     ply: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     opponent_ply: Option<u8>,
+    cube_ply: u8,
     /// `[from ply, chequer ply]` of the late evaluation.
     #[serde(skip_serializing_if = "Option::is_none")]
     late: Option<[u32; 2]>,
@@ -202,12 +209,17 @@ fn round6(x: f64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if [Some(args.ply), args.late_ply, args.opponent_ply]
-        .iter()
-        .any(|p| p.is_some_and(|p| p > MAX_PLY))
+    if [
+        Some(args.ply),
+        args.late_ply,
+        args.opponent_ply,
+        Some(args.cube_ply),
+    ]
+    .iter()
+    .any(|p| p.is_some_and(|p| p > MAX_PLY))
     {
         return Err(CliError::msg(format!(
-            "--ply, --opponent-ply and --late-ply go from 0 to {MAX_PLY} in rollouts"
+            "--ply, --opponent-ply, --late-ply and --cube-ply go from 0 to {MAX_PLY} in rollouts"
         )));
     }
     if args.trials == 0 || args.trials > 100_000_000 {
@@ -269,6 +281,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         cube: rules,
         chequer_ply: args.ply,
         opponent_ply: args.opponent_ply.filter(|&p| p != args.ply),
+        cube_ply: args.cube_ply,
         late: args.late_from.zip(args.late_ply),
     };
     let job = RolloutJob {
@@ -621,6 +634,7 @@ fn report(
             settings: JsonSettings {
                 ply: args.ply,
                 opponent_ply: job.settings.opponent_ply,
+                cube_ply: job.settings.cube_ply,
                 late: job.settings.late.map(|(f, p)| [f, u32::from(p)]),
                 vr: job.settings.luck != Luck::Off,
                 luck: format!("{:?}", job.settings.luck).to_lowercase(),
@@ -651,6 +665,11 @@ fn report(
         }
         (Some(_), Some([a, b])) => format!("cubeful match, {a}-away/{b}-away (MWC)"),
         (Some(_), None) => "cubeful".to_string(),
+    };
+    let cube_text = if job.settings.cube.is_some() {
+        format!("{cube_text}, {}-ply cube decisions", job.settings.cube_ply)
+    } else {
+        cube_text
     };
     println!(
         "  {} trials/candidate, seed {}, {}-ply chequer play{}{}, {cube_text}, VR {:?}{}",

@@ -191,6 +191,7 @@ mod tests {
                     cube: None,
                     chequer_ply: 0,
                     opponent_ply: None,
+                    cube_ply: 0,
                     late: None,
                 },
             };
@@ -222,6 +223,7 @@ mod tests {
                 cube,
                 chequer_ply: 0,
                 opponent_ply: None,
+                cube_ply: 0,
                 late: None,
             },
         }
@@ -373,6 +375,36 @@ mod tests {
         assert_eq!(
             swapped.per_candidate[0][5].mean(),
             -direct.per_candidate[0][5].mean()
+        );
+    }
+
+    #[test]
+    fn cube_decisions_by_lookahead_change_only_the_cubeful_result() {
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let mut job = opening_job(
+            Some(CubeRules::Money { jacoby: false }),
+            Luck::Ranked,
+            CubeStart::default(),
+        );
+        job.settings.truncate = Some(16);
+        let zero = run_batch(&job, &eval, None, 0..72, &[], None, &mut s);
+        job.settings.cube_ply = 1;
+        let one = run_batch(&job, &eval, None, 0..72, &[], None, &mut s);
+        for k in 0..OUTPUTS - 1 {
+            assert_eq!(
+                zero.per_candidate[0][k], one.per_candidate[0][k],
+                "output {k}"
+            );
+        }
+        let (a, b) = (&zero.per_candidate[0][6], &one.per_candidate[0][6]);
+        assert_ne!(a, b, "1-ply cube play decided as 0-ply in 72 trials");
+        // Two estimates of nearly the same strategy's value: close.
+        assert!(
+            (a.mean() - b.mean()).abs() < 0.15,
+            "{} {}",
+            a.mean(),
+            b.mean()
         );
     }
 }

@@ -62,6 +62,9 @@ pub struct TrialSettings {
     /// on roll in a position rollout and of the mover in a move rollout. `None`:
     /// `chequer_ply` for both.
     pub opponent_ply: Option<u8>,
+    /// Cube decisions in cubeful trials: 0 = Janowski on the 0-ply evaluation; n =
+    /// an n-ply cubeful lookahead (`bgfarm cube --ply n`), both players.
+    pub cube_ply: u8,
     /// From this ply of a trial on (0-based, both players counted), play at
     /// `.1` plies instead: GNU Backgammon's "late evaluation", the usual way to make
     /// deep rollouts affordable (the early moves decide most).
@@ -89,6 +92,7 @@ impl Default for TrialSettings {
             cube: None,
             chequer_ply: 0,
             opponent_ply: None,
+            cube_ply: 0,
             late: None,
         }
     }
@@ -337,8 +341,12 @@ pub fn run_trial(
         }
         if let Some(t) = track.as_mut() {
             if t.may_act() {
-                let p = eval.evaluate_with(&pos, &mut s.eval);
-                t.act(&pos, &p, root_moves);
+                if settings.cube_ply > 0 {
+                    t.act_searched(eval, &pos, u32::from(settings.cube_ply), root_moves);
+                } else {
+                    let p = eval.evaluate_with(&pos, &mut s.eval);
+                    t.act(&pos, &p, root_moves);
+                }
             }
         }
         let roll = dice.roll();
