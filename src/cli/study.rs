@@ -89,7 +89,9 @@ pub struct CubeLifeArgs {
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
     pub baseline: f64,
-    /// Cube model: janowski-match, janowski-money, janowski-capped or jump (x converted to sigma).
+    /// Cube model: janowski-match, janowski-match-capped (the live curve capped at the
+    /// cash, whose x = 1 still doubles), janowski-money, janowski-capped or jump (x
+    /// converted to sigma).
     #[arg(long, default_value = "janowski-match")]
     pub model: String,
     #[command(flatten)]
@@ -201,11 +203,11 @@ pub fn parse_xs(text: &str) -> Result<Vec<f64>, CliError> {
 
 fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
     match model {
-        "janowski-match" | "janowski-money" | "janowski-capped" | "jump" => {
+        "janowski-match" | "janowski-money" | "janowski-capped" | "janowski-match-capped" | "jump" => {
             Ok(CubeStrategy::parse(&format!("{model}:x={x}"))?)
         }
         m => Err(CliError::msg(format!(
-            "unknown --model {m:?}: use janowski-match, janowski-money, janowski-capped or jump"
+            "unknown --model {m:?}: use janowski-match, janowski-match-capped, janowski-money, janowski-capped or jump"
         ))),
     }
 }

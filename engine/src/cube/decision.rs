@@ -13,7 +13,7 @@
 
 use super::janowski;
 use super::jump;
-use super::matchplay::cubeful_mwc;
+use super::matchplay::cubeful_mwc_with;
 use super::odds::GameOdds;
 use super::{Cube, Owner};
 use crate::met::{MatchEquityTable, MatchScore};
@@ -34,6 +34,10 @@ pub enum CubeModel {
     /// cubeless equity beats the cash. Match-unaware in a match, like
     /// [`CubeModel::JanowskiMoney`]. The model of Higgins's 2012 cube-life simulations.
     JanowskiCapped { x: f64 },
+    /// [`CubeModel::JanowskiMatch`] with the live curve capped at the cash
+    /// ([`crate::cube::matchplay::cubeful_mwc_with`]); in money play the same as
+    /// [`CubeModel::JanowskiCapped`].
+    JanowskiMatchCapped { x: f64 },
     /// Higgins's jump model with volatility `sigma` (money formulas; in a match,
     /// match-unaware like `JanowskiMoney`).
     Jump { sigma: f64 },
@@ -195,13 +199,22 @@ impl CubeAnalysis {
 }
 
 impl CubeModel {
+    /// `(x, capped)` of the match-aware models.
+    fn match_aware(&self) -> Option<(f64, bool)> {
+        match *self {
+            CubeModel::JanowskiMatch { x } => Some((x, false)),
+            CubeModel::JanowskiMatchCapped { x } => Some((x, true)),
+            _ => None,
+        }
+    }
+
     /// The 0-ply analysis of the player on roll with cubeless `odds` at `spot`.
     pub fn analyse(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> CubeAnalysis {
-        match (*self, *spot) {
-            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => {
-                match_analysis(odds, spot, met, score, cube, x)
+        match (self.match_aware(), *spot) {
+            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => {
+                match_analysis(odds, spot, met, score, cube, x, capped)
             }
-            (model, _) => money_analysis(model, odds, spot),
+            _ => money_analysis(*self, odds, spot),
         }
     }
 
@@ -211,14 +224,12 @@ impl CubeModel {
         if !spot.may_double() {
             return CubeDecision::Unavailable;
         }
-        let nd = match (*self, *spot) {
-            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => {
-                cubeful_mwc(met, score, cube, odds, x)
+        let nd = match (self.match_aware(), *spot) {
+            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => {
+                cubeful_mwc_with(met, score, cube, odds, x, capped)
             }
-            (model, CubeSpot::Money { cube, jacoby }) => {
-                model.money_equity(odds, cube.owner, jacoby)
-            }
-            (model, CubeSpot::Match { cube, .. }) => model.money_equity(odds, cube.owner, false),
+            (_, CubeSpot::Money { cube, jacoby }) => self.money_equity(odds, cube.owner, jacoby),
+            (_, CubeSpot::Match { cube, .. }) => self.money_equity(odds, cube.owner, false),
         };
         let (dt, dp) = self.double_values(odds, spot);
         CubeDecision::from_equities(nd, dt, dp)
@@ -234,12 +245,12 @@ impl CubeModel {
     /// `(DT, DP)` of the player on roll under this model, whether or not a double is
     /// legal (the taker's view of a double it was offered).
     fn double_values(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> (f64, f64) {
-        match (*self, *spot) {
-            (CubeModel::JanowskiMatch { x }, CubeSpot::Match { cube, score, met }) => (
-                cubeful_mwc(met, score, cube.doubled(), odds, x),
+        match (self.match_aware(), *spot) {
+            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => (
+                cubeful_mwc_with(met, score, cube.doubled(), odds, x, capped),
                 score.mwc_after(met, true, cube.value),
             ),
-            (model, _) => (2.0 * model.money_equity(odds, Owner::Opponent, false), 1.0),
+            _ => (2.0 * self.money_equity(odds, Owner::Opponent, false), 1.0),
         }
     }
 
@@ -249,7 +260,7 @@ impl CubeModel {
             CubeModel::JanowskiMoney { x } | CubeModel::JanowskiMatch { x } => {
                 janowski::cubeful_equity(odds, owner, x, jacoby)
             }
-            CubeModel::JanowskiCapped { x } => {
+            CubeModel::JanowskiCapped { x } | CubeModel::JanowskiMatchCapped { x } => {
                 janowski::capped_cubeful_equity(odds, owner, x, jacoby)
             }
             CubeModel::Jump { sigma } => jump::equity(odds.p, odds.w(), odds.l(), owner, sigma),
@@ -266,7 +277,8 @@ fn money_analysis(model: CubeModel, odds: &GameOdds, spot: &CubeSpot<'_>) -> Cub
     let (tp, cp) = match model {
         CubeModel::JanowskiMoney { x }
         | CubeModel::JanowskiMatch { x }
-        | CubeModel::JanowskiCapped { x } => {
+        | CubeModel::JanowskiCapped { x }
+        | CubeModel::JanowskiMatchCapped { x } => {
             (janowski::take_point(w, l, x), janowski::cash_point(w, l, x))
         }
         CubeModel::Jump { sigma } => (jump::take_point(w, l, sigma), jump::cash_point(w, l, sigma)),
@@ -295,10 +307,11 @@ fn match_analysis(
     score: MatchScore,
     cube: Cube,
     x: f64,
+    capped: bool,
 ) -> CubeAnalysis {
     let c = cube.value;
-    let nd = cubeful_mwc(met, score, cube, odds, x);
-    let double = |o: &GameOdds| cubeful_mwc(met, score, cube.doubled(), o, x);
+    let nd = cubeful_mwc_with(met, score, cube, odds, x, capped);
+    let double = |o: &GameOdds| cubeful_mwc_with(met, score, cube.doubled(), o, x, capped);
     let dp = score.mwc_after(met, true, c);
     // Cash point: where a take is worth a pass. Take point: where the player on roll,
     // doubled by the opponent, does as well taking (owning 2c) as passing.
@@ -312,7 +325,7 @@ fn match_analysis(
     };
     let take_point = spot
         .opponent_may_double()
-        .then(|| crossing(|p| cubeful_mwc(met, score, owned, &odds.at(p), x) - pass));
+        .then(|| crossing(|p| cubeful_mwc_with(met, score, owned, &odds.at(p), x, capped) - pass));
     finish(
         Units::Mwc,
         super::matchplay::cubeless_mwc(met, score, c, odds),

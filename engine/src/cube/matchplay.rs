@@ -140,6 +140,21 @@ pub fn cubeful_mwc<M: MatchEquity + ?Sized>(
     odds: &GameOdds,
     x: f64,
 ) -> f64 {
+    cubeful_mwc_with(met, score, cube, odds, x, false)
+}
+
+/// [`cubeful_mwc`], optionally with the live curve of a player with cube access
+/// capped at the cash above their cash point (the match form of
+/// [`super::janowski::capped_cubeful_equity`]: too good only when the dead-cube MWC
+/// beats the cash, and a cube life of 1 still doubles and cashes).
+pub fn cubeful_mwc_with<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    cube: Cube,
+    odds: &GameOdds,
+    x: f64,
+    capped: bool,
+) -> f64 {
     let c = cube.value;
     let dead = cubeless_mwc(met, score, c, odds);
     if score.cubeless_only(c) {
@@ -157,6 +172,11 @@ pub fn cubeful_mwc<M: MatchEquity + ?Sized>(
         Owner::Centred => piecewise(p, &[(0.0, ml), (tp, opp_cash), (cp_me, cash), (1.0, mw)]),
         Owner::Mover => piecewise(p, &[(0.0, ml), (cp_me, cash), (1.0, mw)]),
         Owner::Opponent => piecewise(p, &[(0.0, ml), (tp, opp_cash), (1.0, mw)]),
+    };
+    let live = if capped && cube.owner != Owner::Opponent {
+        live.min(cash)
+    } else {
+        live
     };
     (1.0 - x) * dead + x * live
 }
@@ -233,5 +253,39 @@ mod tests {
         // Long matches approach money's 1.
         let gp = gammon_price(&met, score(25, 25), 1);
         assert!((0.8..1.2).contains(&gp), "{gp}");
+    }
+
+    #[test]
+    fn capped_curve_stops_at_the_cash() {
+        // 7-away/7-away, gammonish odds: capped and uncapped agree up to the live
+        // cash point and whenever the opponent owns the cube; above it the capped
+        // live part is the cash, so at x = 1 no double is worth at most the cash.
+        let met = MatchEquityTable::kazaross_xg2();
+        let sc = score(7, 7);
+        let cash = sc.mwc_after(&met, true, 1);
+        for i in 0..=100 {
+            let p = f64::from(i) / 100.0;
+            let odds = GameOdds {
+                p,
+                win_gammon: 0.25 * p,
+                win_backgammon: 0.0,
+                lose_gammon: 0.25 * (1.0 - p),
+                lose_backgammon: 0.0,
+            };
+            for owner in [Owner::Centred, Owner::Mover, Owner::Opponent] {
+                let cube = Cube { value: 1, owner };
+                let a = cubeful_mwc_with(&met, sc, cube, &odds, 1.0, false);
+                let b = cubeful_mwc_with(&met, sc, cube, &odds, 1.0, true);
+                assert!(b <= a + 1e-12, "{p} {owner:?}");
+                if owner == Owner::Opponent {
+                    assert_eq!(a, b);
+                } else {
+                    assert!(b <= cash + 1e-12, "{p} {owner:?}: {b} > cash {cash}");
+                    if a <= cash {
+                        assert_eq!(a, b, "{p} {owner:?}");
+                    }
+                }
+            }
+        }
     }
 }

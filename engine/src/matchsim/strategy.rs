@@ -7,6 +7,8 @@
 //! - `janowski-capped:x=0.7`: money Janowski with the live curve capped at the cash
 //!   (too good only when the cubeless equity beats the cash; Higgins's 2012 model,
 //!   the one whose x = 1 still doubles: `cube::janowski` docs);
+//! - `janowski-match-capped:x=0.7`: `janowski-match` with the same cap (the match
+//!   form; its x = 1 doubles and cashes too);
 //! - `jump:sigma=0.09` (or `jump:x=0.7`, converted by `sigma = (1 - x) / 3.125`):
 //!   Higgins's jump model, money formulas.
 //!
@@ -29,7 +31,10 @@ pub struct CubeStrategy {
 impl CubeStrategy {
     /// Match-aware strategies double at once when trailing post-Crawford.
     pub fn automatic_post_crawford_double(&self) -> bool {
-        matches!(self.model, CubeModel::JanowskiMatch { .. })
+        matches!(
+            self.model,
+            CubeModel::JanowskiMatch { .. } | CubeModel::JanowskiMatchCapped { .. }
+        )
     }
 
     /// Parses a strategy name (see the module docs).
@@ -70,7 +75,9 @@ impl CubeStrategy {
             }
         }
         let model = match kind {
-            "janowski-match" | "janowski-money" | "janowski-capped" if sigma.is_some() => {
+            "janowski-match" | "janowski-money" | "janowski-capped" | "janowski-match-capped"
+                if sigma.is_some() =>
+            {
                 return Err(ParseError::new(format!(
                     "bad cube strategy {t:?}: Janowski models take x, not sigma"
                 )))
@@ -79,6 +86,9 @@ impl CubeStrategy {
                 x: x.unwrap_or(DEFAULT_X),
             },
             "janowski-money" => CubeModel::JanowskiMoney {
+                x: x.unwrap_or(DEFAULT_X),
+            },
+            "janowski-match-capped" => CubeModel::JanowskiMatchCapped {
                 x: x.unwrap_or(DEFAULT_X),
             },
             "janowski-capped" => CubeModel::JanowskiCapped {
@@ -90,7 +100,8 @@ impl CubeStrategy {
             k => {
                 return Err(ParseError::new(format!(
                     "unknown cube strategy {k:?}: use janowski-match:x=0.7, \
-                     janowski-money:x=0.7, janowski-capped:x=0.7 or jump:sigma=0.09"
+                     janowski-money:x=0.7, janowski-capped:x=0.7, janowski-match-capped:x=0.7 \
+                     or jump:sigma=0.09"
                 )))
             }
         };
@@ -104,6 +115,7 @@ impl fmt::Display for CubeStrategy {
             CubeModel::JanowskiMatch { x } => write!(f, "janowski-match:x={x}"),
             CubeModel::JanowskiMoney { x } => write!(f, "janowski-money:x={x}"),
             CubeModel::JanowskiCapped { x } => write!(f, "janowski-capped:x={x}"),
+            CubeModel::JanowskiMatchCapped { x } => write!(f, "janowski-match-capped:x={x}"),
             CubeModel::Jump { sigma } => write!(f, "jump:sigma={sigma}"),
         }
     }
@@ -126,6 +138,10 @@ mod tests {
         assert_eq!(c.model, CubeModel::JanowskiCapped { x: 1.0 });
         assert!(!c.automatic_post_crawford_double());
         assert_eq!(c.to_string(), "janowski-capped:x=1");
+        let mc = CubeStrategy::parse("janowski-match-capped:x=0.5").unwrap();
+        assert_eq!(mc.model, CubeModel::JanowskiMatchCapped { x: 0.5 });
+        assert!(mc.automatic_post_crawford_double());
+        assert_eq!(mc.to_string(), "janowski-match-capped:x=0.5");
         let j = CubeStrategy::parse("jump:x=0.7").unwrap();
         assert!(matches!(j.model, CubeModel::Jump { sigma } if (sigma - 0.096).abs() < 1e-12));
         assert_eq!(
