@@ -71,14 +71,7 @@ pub fn live_equity(p: f64, w: f64, l: f64, owner: Owner, jacoby: bool) -> f64 {
 /// Cubeful money equity per unit cube, `(1 - x) D(p) + x Elive(p)` (Jacoby: see the
 /// module docs).
 pub fn cubeful_equity(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool) -> f64 {
-    let (p, w, l) = (odds.p, odds.w(), odds.l());
-    let jacoby = jacoby && owner == Owner::Centred;
-    let dead = if jacoby {
-        2.0 * p - 1.0
-    } else {
-        dead_equity(p, w, l)
-    };
-    (1.0 - x) * dead + x * live_equity(p, w, l, owner, jacoby)
+    mix(odds, owner, x, jacoby, false)
 }
 
 /// The live curve capped at the cash: as [`live_equity`], but a player who may double
@@ -97,6 +90,11 @@ pub fn capped_live_equity(p: f64, w: f64, l: f64, owner: Owner, jacoby: bool) ->
 /// Cubeful money equity with the cash-capped live curve, `(1 - x) D(p) + x
 /// min(Elive(p), 1)` for a player with cube access (module docs).
 pub fn capped_cubeful_equity(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool) -> f64 {
+    mix(odds, owner, x, jacoby, true)
+}
+
+/// `(1 - x) D(p) + x Elive(p)`, the live curve capped or not.
+fn mix(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool, capped: bool) -> f64 {
     let (p, w, l) = (odds.p, odds.w(), odds.l());
     let jacoby = jacoby && owner == Owner::Centred;
     let dead = if jacoby {
@@ -104,7 +102,12 @@ pub fn capped_cubeful_equity(odds: &GameOdds, owner: Owner, x: f64, jacoby: bool
     } else {
         dead_equity(p, w, l)
     };
-    (1.0 - x) * dead + x * capped_live_equity(p, w, l, owner, jacoby)
+    let live = if capped {
+        capped_live_equity(p, w, l, owner, jacoby)
+    } else {
+        live_equity(p, w, l, owner, jacoby)
+    };
+    (1.0 - x) * dead + x * live
 }
 
 /// Janowski's closed form for the centred cube, `4/(4 - x) [p (W + L + x/2) - L - x/4]`,
