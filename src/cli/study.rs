@@ -1,7 +1,7 @@
 //! `bgfarm study ...`: grids of match simulations with their reports.
 //!
 //! - `cube-life --lengths 3,5,7,9 --x 0,0.25,0.5,0.75,1 --baseline 0.7
-//!   [--model janowski-match] --matches N --out DIR`: each (length, x) cell plays
+//!   [--model janowski-match-capped] --matches N --out DIR`: each (length, x) cell plays
 //!   `model:x=X` (A) against `model:x=BASELINE` (B); writes `cube_life.csv`, a table
 //!   with a parabola fit of A's points per match against x per length and the
 //!   optimal x with its standard error (`cube_life.txt`, also printed), and
@@ -89,10 +89,12 @@ pub struct CubeLifeArgs {
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
     pub baseline: f64,
-    /// Cube model: janowski-match, janowski-match-capped (the live curve capped at the
-    /// cash, whose x = 1 still doubles), janowski-money, janowski-capped or jump (x
-    /// converted to sigma).
-    #[arg(long, default_value = "janowski-match")]
+    /// Cube model of both players: janowski-match-capped (match-aware Janowski with
+    /// the live curve capped at the cash, as money-cube-life's default, so x = 1
+    /// still doubles and cashes), janowski-match (uncapped: never doubles at x = 1
+    /// once gammons exist), janowski-money, janowski-capped or jump (x converted to
+    /// sigma).
+    #[arg(long, default_value = "janowski-match-capped")]
     pub model: String,
     #[command(flatten)]
     pub common: Common,
