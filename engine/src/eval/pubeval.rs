@@ -153,6 +153,66 @@ pub fn score(after: &Position, race: bool) -> f32 {
     s
 }
 
+/// Per point (1..=24, index `j - 1`) and signed checker count there (index `n + 15`):
+/// that point's PubEval contribution, for [`rank_score`].
+type PointTable = [[f32; 31]; 24];
+
+fn point_table(w: &[f32; INPUTS]) -> PointTable {
+    let mut t = [[0f32; 31]; 24];
+    for (j, row) in t.iter_mut().enumerate() {
+        let k = 5 * j;
+        for (i, c) in row.iter_mut().enumerate() {
+            let n = i as i32 - 15;
+            *c = match n {
+                -1 => w[k],
+                1 => w[k + 1],
+                2 => w[k + 2],
+                3 => w[k + 2] + w[k + 3],
+                n if n >= 4 => w[k + 2] + w[k + 4] * ((n - 3) as f32 / 2.0),
+                _ => 0.0,
+            };
+        }
+    }
+    t
+}
+
+/// PubEval's score by table look-ups, one per point, for ranking moves where only
+/// the order matters (the ranked luck estimate of rollouts scores every move of all
+/// 21 rolls each turn: 18% of a 0-ply rollout's time with [`score`]). Equal to
+/// [`score`] up to float rounding (the per-point terms are summed before they are
+/// added), so rankings can differ only between moves within about 1e-6.
+pub fn rank_score(after: &Position, race: bool) -> f32 {
+    static TABLES: std::sync::OnceLock<[PointTable; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| [point_table(&CONTACT_WEIGHTS), point_table(&RACE_WEIGHTS)]);
+    let (t, w) = if race {
+        (&tables[1], &RACE_WEIGHTS)
+    } else {
+        (&tables[0], &CONTACT_WEIGHTS)
+    };
+    let p = after.pips();
+    let mut s = 0.0f32;
+    let mut on_board = 0u32;
+    for (j, row) in t.iter().enumerate() {
+        let n = p[24 - j];
+        on_board += u32::from(n.max(0).unsigned_abs());
+        s += row[(i32::from(n) + 15) as usize];
+    }
+    let bar = p[OPP_BAR].unsigned_abs();
+    if bar > 0 {
+        s += w[120] * (f32::from(bar) / 2.0);
+    }
+    let mover_bar = u32::from(p[25].max(0).unsigned_abs());
+    let left = on_board + mover_bar;
+    if left == 0 {
+        return f32::INFINITY;
+    }
+    let off = 15u32.saturating_sub(left);
+    if off > 0 {
+        s += w[121] * (off as f32 / 15.0);
+    }
+    s
+}
+
 /// Tesauro's PubEval as a [`Player`]: plays the legal move whose result scores
 /// highest, the first one listed on ties (so it is a pure function of its inputs).
 #[derive(Clone, Copy, Debug, Default)]
@@ -303,5 +363,34 @@ mod tests {
         assert_eq!(chosen(3, 1), "8/5 6/5");
         assert_eq!(chosen(4, 2), "8/4 6/4");
         assert_eq!(chosen(6, 1), "13/7 8/7");
+    }
+
+    #[test]
+    fn rank_score_matches_score_up_to_rounding() {
+        use crate::dice::Dice;
+        use crate::movegen::MoveGenerator;
+        let mut gen = MoveGenerator::new();
+        let mut rng = crate::rng::Rng::new(9);
+        let mut pos = Position::STARTING;
+        let mut checked = 0;
+        for _ in 0..400 {
+            let dice: Dice = rng.roll();
+            let race = is_race(&pos);
+            let moves = gen.generate(&pos, dice).to_vec();
+            for m in &moves {
+                let (a, b) = (score(m.result(), race), rank_score(m.result(), race));
+                assert!(
+                    a == b || (a - b).abs() <= 1e-5 * a.abs().max(1.0),
+                    "{a} vs {b}"
+                );
+                checked += 1;
+            }
+            pos = match moves.first() {
+                Some(m) if !m.next_position().game_over() => m.next_position(),
+                Some(_) => Position::STARTING,
+                None => pos.switch_sides(),
+            };
+        }
+        assert!(checked > 1000);
     }
 }

@@ -191,7 +191,7 @@ fn ranked(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, pos: &Position, dice
         let race = pubeval::is_race(pos);
         s.scored.clear();
         s.scored
-            .extend(moves.iter().map(|m| pubeval::score(m.result(), race)));
+            .extend(moves.iter().map(|m| pubeval::rank_score(m.result(), race)));
         s.top.clear();
         // Selection of the `keep` best scores, first generated on ties: `keep` is
         // small, so repeated maxima beat a sort of ~25 moves.
