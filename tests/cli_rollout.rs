@@ -120,6 +120,14 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         ),
         (vec!["rollout", "4HPwATDgc/ABMA", "--jacoby"], "--cubeful"),
         (
+            vec!["rollout", "4HPwATDgc/ABMA", "--cube-ply", "1"],
+            "--cubeful",
+        ),
+        (
+            vec!["rollout", "4HPwATDgc/ABMA", "--opponent-ply", "3"],
+            "--opponent-ply",
+        ),
+        (
             vec![
                 "rollout",
                 "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:7:10",

@@ -11,7 +11,8 @@ use bgfarm_engine::ids::position_id;
 use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::rollout::stats::Accumulator;
 use bgfarm_engine::rollout::{
-    Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutStats, TrialSettings, OUTPUTS,
+    Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutStats, TrialSettings, MAX_TRIAL_PLY,
+    OUTPUTS,
 };
 use std::fmt;
 
@@ -140,27 +141,28 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         truncate: s.truncate,
         bearoff_truncation: s.bearoff_truncation,
         cube: s.cube.as_ref().map(cube_rules_from_wire).transpose()?,
-        chequer_ply: ply_from_wire(s.chequer_ply)?,
-        opponent_ply: s.opponent_ply.map(ply_from_wire).transpose()?,
-        cube_ply: ply_from_wire(s.cube_ply)?,
+        chequer_ply: ply_from_wire(s.chequer_ply, "chequer ply")?,
+        opponent_ply: s
+            .opponent_ply
+            .map(|p| ply_from_wire(p, "opponent chequer ply"))
+            .transpose()?,
+        cube_ply: ply_from_wire(s.cube_ply, "cube ply")?,
         late: match s.late_from {
-            Some(from) => Some((from, ply_from_wire(s.late_ply)?)),
+            Some(from) => Some((from, ply_from_wire(s.late_ply, "late chequer ply")?)),
             None => None,
         },
     })
 }
 
-/// Deepest chequer play a rollout spec may ask of a worker: a 2-ply trial already
-/// takes ~0.5 s.
-const MAX_CHEQUER_PLY: u32 = 2;
-
-fn ply_from_wire(p: u32) -> Result<u8, Invalid> {
-    if p > MAX_CHEQUER_PLY {
-        return Err(invalid(format!(
-            "chequer ply {p}: at most {MAX_CHEQUER_PLY} in rollouts"
-        )));
+/// A search depth of a rollout spec (`what`: which one), at most
+/// [`MAX_TRIAL_PLY`].
+fn ply_from_wire(p: u32, what: &str) -> Result<u8, Invalid> {
+    match u8::try_from(p) {
+        Ok(p) if p <= MAX_TRIAL_PLY => Ok(p),
+        _ => Err(invalid(format!(
+            "{what} {p}: at most {MAX_TRIAL_PLY} in rollouts"
+        ))),
     }
-    Ok(p as u8)
 }
 
 /// The wire spec of `job` run for `trials` trials in batches of `batch_size`, to be

@@ -26,7 +26,8 @@ pub struct Args {
     #[arg(long)]
     pub length: u32,
     /// Player A's cube strategy (results are A's): janowski-match:x=0.7,
-    /// janowski-money:x=0.7, janowski-capped:x=0.7 or jump:sigma=0.09.
+    /// janowski-match-capped:x=0.7, janowski-money:x=0.7, janowski-capped:x=0.7 or
+    /// jump:sigma=0.09.
     #[arg(long)]
     pub a: String,
     /// Player B's cube strategy.

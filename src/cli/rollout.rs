@@ -15,17 +15,13 @@ use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::notation::{format_move, parse_move};
 use bgfarm_engine::rollout::{
     run_batch, Candidate, CubeRules, CubeStart, FirstPlyCache, Luck, RolloutJob, RolloutStats,
-    TrialScratch, TrialSettings,
+    TrialScratch, TrialSettings, MAX_TRIAL_PLY,
 };
 use bgfarm_engine::{Dice, MoveGenerator};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
-
-/// Deepest chequer play in rollout trials: a 2-ply move costs ~10 ms, so a 2-ply
-/// trial takes ~0.5 s; 3-ply would take a minute per trial.
-const MAX_PLY: u8 = 2;
 
 /// Output index of the cubeless equity in the rollout statistics.
 const EQUITY: usize = 5;
@@ -46,7 +42,7 @@ pub struct Args {
     /// Trials per candidate (a multiple of 36 keeps the dice stratified).
     #[arg(long, default_value_t = 1296)]
     pub trials: u64,
-    /// Chequer play: ply of the move choice (0 = the net's best move; 1-3 = an
+    /// Chequer play: ply of the move choice (0 = the net's best move; 1-2 = an
     /// n-ply search with the normal move filter, as `bgfarm hint`). The luck estimate
     /// stays at 0-ply, which keeps the rollout unbiased and cheap.
     #[arg(long, default_value_t = 0)]
@@ -216,10 +212,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(args.cube_ply),
     ]
     .iter()
-    .any(|p| p.is_some_and(|p| p > MAX_PLY))
+    .any(|p| p.is_some_and(|p| p > MAX_TRIAL_PLY))
     {
         return Err(CliError::msg(format!(
-            "--ply, --opponent-ply, --late-ply and --cube-ply go from 0 to {MAX_PLY} in rollouts"
+            "--ply, --opponent-ply, --late-ply and --cube-ply go from 0 to {MAX_TRIAL_PLY} in rollouts"
         )));
     }
     if args.trials == 0 || args.trials > 100_000_000 {
@@ -274,6 +270,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             c.rules
         }
     });
+    if args.cube_ply > 0 && rules.is_none() {
+        return Err(CliError::msg(
+            "--cube-ply sets the cube decisions of a cubeful rollout: add --cubeful",
+        ));
+    }
     let settings = TrialSettings {
         luck,
         truncate: args.truncate,

@@ -203,15 +203,16 @@ pub fn parse_xs(text: &str) -> Result<Vec<f64>, CliError> {
     Ok(out)
 }
 
+/// A cell's strategy `model:x=X`: the strategy parser knows the models; `--model`
+/// names one alone, its x coming from the grid.
 fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
-    match model {
-        "janowski-match" | "janowski-money" | "janowski-capped" | "janowski-match-capped" | "jump" => {
-            Ok(CubeStrategy::parse(&format!("{model}:x={x}"))?)
-        }
-        m => Err(CliError::msg(format!(
-            "unknown --model {m:?}: use janowski-match, janowski-match-capped, janowski-money, janowski-capped or jump"
-        ))),
+    if model.contains([':', ',', '=']) {
+        return Err(CliError::msg(format!(
+            "--model {model:?}: name the model alone (x comes from --x / --baseline)"
+        )));
     }
+    CubeStrategy::parse(&format!("{model}:x={x}"))
+        .map_err(|e| CliError::msg(format!("--model: {e}")))
 }
 
 /// Checks the shared options and prepares the output directory.

@@ -18,16 +18,17 @@
 //!   so the dead part is `2p - 1` and the live curve is flat at -1 below `TPl` and
 //!   +1 above `CPl`.
 //! - Cash-capped variant ([`capped_cubeful_equity`]): the live curve of a player with
-//!   access to the cube stops at the cash (+1) above `CPl` instead of rising to `W`, so
-//!   only the dead part values playing on for the gammon and the position is too good
-//!   to double exactly when its cubeless equity beats the cash (at x = 1: never). The uncapped mix has a
-//!   degenerate limit: at x = 1 with any gammons the doubling window closes (the
-//!   doubling point, the cash point and the too-good point all equal `CPl`), so a
-//!   player at x = 1 never doubles and never cashes. Capped, x = 1 doubles past the
-//!   cash point and cashes. This reproduces Mark Higgins's published money
-//!   simulations (2012, fixed x = 0.7 opponent) at x = 1: his win rate 58.3% and
-//!   average cube 1.45 against our 58.6% and 1.42 capped, 48.1% and 1.49 uncapped (20,000 games);
-//!   for x = 0 to 0.75 both variants agree with his table within about 0.5% and 0.04.
+//!   access to the cube stops at the cash (+1) above `CPl` instead of rising to `W`,
+//!   so only the dead part values playing on for the gammon and the position is too
+//!   good to double exactly when its cubeless equity beats the cash (at x = 1:
+//!   never). The uncapped mix has a degenerate limit: at x = 1 with any gammons the
+//!   doubling window closes (the doubling point, the cash point and the too-good
+//!   point all equal `CPl`), so a player at x = 1 never doubles and never cashes.
+//!   Capped, x = 1 doubles past the cash point and cashes. This reproduces Mark
+//!   Higgins's published money simulations (2012, fixed x = 0.7 opponent) at x = 1:
+//!   his win rate 58.3% and average cube 1.45 against our 58.6% and 1.42 capped,
+//!   48.1% and 1.49 uncapped (20,000 games); for x = 0 to 0.75 both variants agree
+//!   with his table within about 0.5% and 0.04.
 
 use super::odds::GameOdds;
 use super::{piecewise, Owner};

@@ -20,7 +20,9 @@ use crate::position::Position;
 pub use cubeful::{CubeRules, CubeStart};
 use stats::Accumulator;
 use std::ops::Range;
-pub use trial::{run_trial, FirstPlyCache, Luck, TrialScratch, TrialSettings, OUTPUTS};
+pub use trial::{
+    run_trial, FirstPlyCache, Luck, TrialScratch, TrialSettings, MAX_TRIAL_PLY, OUTPUTS,
+};
 
 /// One thing being rolled out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

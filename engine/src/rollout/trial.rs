@@ -33,6 +33,11 @@ use crate::position::Position;
 /// cubeless equity, cubeful result.
 pub const OUTPUTS: usize = 7;
 
+/// Deepest search a trial may use, for chequer play and for cube decisions: a 2-ply
+/// move costs ~10 ms, so a 2-ply trial takes ~0.5 s; 3-ply would take a minute. The
+/// CLI and the wire both refuse more.
+pub const MAX_TRIAL_PLY: u8 = 2;
+
 /// Which value function measures luck.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Luck {
@@ -237,15 +242,18 @@ fn roll_table(
         next: [*pos; 21],
     };
     for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
-        let (v, next) = best_0ply(eval, s, pos, r);
-        t.next[k] = if depth == 0 {
-            next
-        } else {
-            searched(eval, s, pos, r, depth)
+        // The 0-ply best move is the move played at depth 0 and the value of the
+        // full luck estimate; otherwise it is not needed.
+        let zero = (depth == 0 || luck == Luck::Full).then(|| best_0ply(eval, s, pos, r));
+        t.next[k] = match zero {
+            Some((_, next)) if depth == 0 => next,
+            _ => searched(eval, s, pos, r, depth),
         };
-        t.values[k] = match luck {
-            Luck::Ranked => ranked(eval, s, pos, r),
-            _ => v,
+        t.values[k] = match (luck, zero) {
+            (Luck::Ranked, _) => ranked(eval, s, pos, r),
+            (_, Some((v, _))) => v,
+            // No luck estimate (Off): the values are never read.
+            (_, None) => Probs::default(),
         };
     }
     t
