@@ -18,11 +18,15 @@
 //! it the 1.1 million move generations; two-sided 0.3 to 0.4 s; the
 //! `build_time_and_checksum` test prints the figures). The tables hold 11.4 MB of
 //! `f32` (6.9 MB all-off distributions, 0.7 MB first-off, 3.4 MB two-sided, 0.3 MB
-//! expectations). That is cheap enough to build in memory on first use
-//! ([`BearoffDb::global`]) rather than ship or cache a file; [`BearoffDb::checksum`]
-//! identifies the result, which is reproducible bit for bit (fixed summation order,
-//! `f64` sums, no threads).
+//! expectations). [`BearoffDb::global`] builds them in memory on first use;
+//! [`BearoffDb::global_cached`] keeps them in a file instead ([`cache`]), which loads
+//! and verifies in about 30 ms: every CLI command that evaluates starts 1.4 s sooner,
+//! and a 1296-trial rollout on one thread spends 15% less CPU.
+//! [`BearoffDb::checksum`] identifies the result, which is reproducible bit for bit
+//! (fixed summation order, `f64` sums, no threads), and is pinned in
+//! [`BearoffDb::CHECKSUM`].
 
+pub mod cache;
 pub mod index;
 pub mod one_sided;
 pub mod two_sided;
@@ -33,6 +37,7 @@ pub use two_sided::{TwoSidedDb, MAX_TWO_SIDED};
 use super::{terminal_probs, Probs};
 use crate::position::Position;
 use index::POINTS;
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// All bear-off tables. See the module docs.
@@ -45,28 +50,44 @@ pub struct BearoffDb {
 static GLOBAL: OnceLock<BearoffDb> = OnceLock::new();
 
 impl BearoffDb {
+    /// The checksum of the tables this code builds. The engine fingerprint includes
+    /// it; a change to the move generator's order (ties in the one-sided play), the
+    /// rules or the layout moves it (a test rebuilds and compares), and the disk cache
+    /// refuses any file that does not hash to it.
+    pub const CHECKSUM: u64 = 0x6bf5_5cb1_0353_934c;
+
     /// Builds every table in memory (see the module docs for the time it takes).
     pub fn build() -> BearoffDb {
         let one = OneSidedDb::build();
         let two = TwoSidedDb::build();
-        let mut hash = Fnv1a::new();
-        for table in one.tables().into_iter().chain([two.table()]) {
-            hash.write_u64(table.len() as u64);
-            for x in table {
-                hash.write(&x.to_le_bytes());
-            }
-        }
-        BearoffDb {
-            one,
-            two,
-            checksum: hash.0,
-        }
+        let checksum = fnv1a(&cache::body(&one, &two));
+        BearoffDb { one, two, checksum }
+    }
+
+    /// The tables from their parts, hashing them (the disk cache).
+    fn from_parts(one: OneSidedDb, two: TwoSidedDb) -> BearoffDb {
+        let checksum = fnv1a(&cache::body(&one, &two));
+        BearoffDb { one, two, checksum }
     }
 
     /// The process-wide database, built on first use (thread-safe; later callers wait
     /// for the first build).
     pub fn global() -> &'static BearoffDb {
         GLOBAL.get_or_init(BearoffDb::build)
+    }
+
+    /// The process-wide database, loaded from the cache file in `dir` when one with
+    /// the right checksum is there, else built and written there (best effort: a
+    /// directory that cannot be written only costs the build). What happened is
+    /// returned for the caller to log; `None` when the database already existed.
+    pub fn global_cached(dir: &Path) -> (&'static BearoffDb, Option<cache::Outcome>) {
+        let mut outcome = None;
+        let db = GLOBAL.get_or_init(|| {
+            let (db, o) = cache::load_or_build(dir);
+            outcome = Some(o);
+            db
+        });
+        (db, outcome)
     }
 
     /// The one-sided tables.
@@ -176,24 +197,11 @@ pub fn race_probs(
     Some(Probs([win as f32, win_g as f32, 0.0, lose_g as f32, 0.0]))
 }
 
-/// FNV-1a, 64-bit.
-struct Fnv1a(u64);
-
-impl Fnv1a {
-    fn new() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.write(&x.to_le_bytes());
-    }
+/// FNV-1a, 64-bit, of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
@@ -235,10 +243,8 @@ mod tests {
             db.checksum()
         );
         assert_eq!(db.checksum(), BearoffDb::global().checksum());
-        // Pinned: the engine fingerprint includes it. A change to the move generator's
-        // order (ties in the one-sided play), the rules or the layout moves it; update
-        // it only on purpose.
-        assert_eq!(db.checksum(), 0x6bf5_5cb1_0353_934c);
+        // Pinned (see CHECKSUM): update it only on purpose.
+        assert_eq!(db.checksum(), BearoffDb::CHECKSUM);
     }
 
     #[test]

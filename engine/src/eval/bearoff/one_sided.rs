@@ -209,6 +209,33 @@ impl OneSidedDb {
         Some(self.first_expected[index::index_exactly_full(side)?])
     }
 
+    /// The table lengths [`tables`](Self::tables) returns, in the same order.
+    pub(crate) const TABLE_LENS: [usize; 4] = [
+        SIDES * MAX_ROLLS,
+        SIDES,
+        FULL_SIDES * MAX_FIRST_ROLLS,
+        FULL_SIDES,
+    ];
+
+    /// The tables back from [`tables`](Self::tables)' order (the disk cache); `None`
+    /// unless every length is [`TABLE_LENS`](Self::TABLE_LENS)'.
+    pub(crate) fn from_tables(mut t: Vec<Vec<f32>>) -> Option<OneSidedDb> {
+        let lens: Vec<usize> = t.iter().map(Vec::len).collect();
+        if lens != Self::TABLE_LENS {
+            return None;
+        }
+        let first_expected = t.pop()?;
+        let first = t.pop()?;
+        let expected = t.pop()?;
+        let dist = t.pop()?;
+        Some(OneSidedDb {
+            dist,
+            expected,
+            first,
+            first_expected,
+        })
+    }
+
     /// The raw tables in checksum order: all-off distributions, all-off expectations,
     /// first-off distributions, first-off expectations.
     pub(crate) fn tables(&self) -> [&[f32]; 4] {

@@ -102,6 +102,15 @@ impl TwoSidedDb {
         Some(self.win[a * TWO_SIDED_SIDES + b])
     }
 
+    /// Length of [`table`](Self::table).
+    pub(crate) const TABLE_LEN: usize = TWO_SIDED_SIDES * TWO_SIDED_SIDES;
+
+    /// The table back from [`table`](Self::table) (the disk cache); `None` unless its
+    /// length is [`TABLE_LEN`](Self::TABLE_LEN).
+    pub(crate) fn from_table(win: Vec<f32>) -> Option<TwoSidedDb> {
+        (win.len() == Self::TABLE_LEN).then_some(TwoSidedDb { win })
+    }
+
     /// The raw table, for the checksum.
     pub(crate) fn table(&self) -> &[f32] {
         &self.win
