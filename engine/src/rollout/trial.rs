@@ -11,9 +11,10 @@
 //!   Backgammon's choice at 0-ply chequer play). With 0-ply play the actual roll's best
 //!   move is also the move played, so the policy costs nothing extra.
 //! - [`Luck::Ranked`]: for every roll the moves are ranked by PubEval (a linear
-//!   function, ~20x cheaper than the net) and only the top one is valued by the net.
+//!   function, ~20x cheaper than the net) and only the best [`RANKED_KEEP`] are valued by
+//!   the net.
 //!   About 4x cheaper per ply than `Full`; measure the trade-off with
-//!   `bgfarm bench rollout-vr`.
+//!   `scripts/bench-rollout-precision.sh`.
 //!
 //! Outcomes are the five cubeless probabilities, the cubeless equity and the cubeful
 //! result (see [`super::cubeful`]; the cubeless equity again when the rollout is
@@ -193,10 +194,9 @@ fn ranked(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, pos: &Position, dice
     let chosen: &[crate::movegen::Move] = if moves.len() <= keep {
         moves
     } else {
-        let race = pubeval::is_race(pos);
+        let base = pubeval::RankBase::new(pos, pubeval::is_race(pos));
         s.scored.clear();
-        s.scored
-            .extend(moves.iter().map(|m| pubeval::rank_score(m.result(), race)));
+        s.scored.extend(moves.iter().map(|m| base.score(m)));
         s.top.clear();
         // Selection of the `keep` best scores, first generated on ties: `keep` is
         // small, so repeated maxima beat a sort of ~25 moves.
