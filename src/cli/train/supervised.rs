@@ -105,6 +105,10 @@ pub struct FitArgs {
     pub holdout: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Which nets to fit: `both`, `contact` or `race`; the other is written as
+    /// `--init` has it (its samples are not even read into the fit).
+    #[arg(long, default_value = "both", value_parser = ["both", "contact", "race"])]
+    pub nets: String,
 }
 
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
@@ -330,7 +334,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             parse_samples(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
         );
     }
-    let (contact, race): (Vec<Sample>, Vec<Sample>) = samples
+    let (mut contact, mut race): (Vec<Sample>, Vec<Sample>) = samples
         .iter()
         .copied()
         .filter(|s| matches!(eval.class(&s.pos), Class::Contact | Class::Race))
@@ -342,6 +346,11 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         race.len(),
         samples.len() - contact.len() - race.len()
     );
+    match a.nets.as_str() {
+        "contact" => race.clear(),
+        "race" => contact.clear(),
+        _ => {}
+    }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
     let cfg = FitConfig {
