@@ -31,6 +31,9 @@
 //! | | xg-large | 98.6% | 0.00026 (0.00008) | 9 | 4.6x |
 //! | checkpoint after 1.25M games | normal | 98.8% | 0.00030 (0.00008) | 9 | 4.0x |
 //! | | xg-large | 99.1% | 0.00019 (0.00007) | 6 | 4.8x |
+//! | self-consistency nets (Nov 2026, 78 s) | normal | 99.6% | 0.00004 (0.00003) | 1 | 4.2x |
+//! | | narrow | 99.6% | 0.00004 (0.00003) | 1 | 4.9x |
+//! | | xg-large | 99.5% | 0.00004 (0.00003) | 1 | 5.2x |
 //!
 //! The speed-up of a one-step filter is bounded by the plays it keeps: the normal
 //! filter keeps 4.6 to 5.2 of 18.6 to 19.7 plays here. With GNU Backgammon's own
