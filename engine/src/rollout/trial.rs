@@ -179,7 +179,10 @@ fn searched(
 /// Measured on the opening before the roll, 1296 trials, one thread, 0-ply play
 /// (precision = 1 / (SE^2 x CPU seconds)): keep 1: SE 0.0153, 8.0 s, 533; keep 3:
 /// 0.0113, 8.3 s, 944; keep 6: 0.0104, 9.9 s, 946; every move (= `Full`): 0.0101,
-/// 13.8 s, 716. Beyond 3 the SE hardly moves while the cost grows.
+/// 13.8 s, 716. Beyond 3 the SE hardly moves while the cost grows. Again with the
+/// self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4 0.0061,
+/// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
+/// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
 pub const RANKED_KEEP: usize = 4;
 
 /// The value of `dice` in `pos` for [`Luck::Ranked`]: PubEval ranks every move, the
