@@ -64,12 +64,6 @@ impl BearoffDb {
         BearoffDb { one, two, checksum }
     }
 
-    /// The tables from their parts, hashing them (the disk cache).
-    fn from_parts(one: OneSidedDb, two: TwoSidedDb) -> BearoffDb {
-        let checksum = fnv1a(&cache::body(&one, &two));
-        BearoffDb { one, two, checksum }
-    }
-
     /// The process-wide database, built on first use (thread-safe; later callers wait
     /// for the first build).
     pub fn global() -> &'static BearoffDb {
