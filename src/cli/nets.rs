@@ -3,13 +3,14 @@
 //! or a directory holding `contact.safetensors` and `race.safetensors`.
 
 use super::CliError;
+use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::net::{load_bundle, Net};
 use bgfarm_engine::eval::neural::{Endgame, NeuralEvaluator};
 use std::path::{Path, PathBuf};
 
 /// The exact bear-off tables, shared by the whole process: loaded from the cache
-/// directory ([`cache_dir`]) in ~30 ms, or built there on first use (~1.4 s).
+/// directory ([`cache_dir`]) in ~40 ms, or built there on first use (~1.4 s).
 pub fn endgame() -> Option<&'static dyn Endgame> {
     let Some(dir) = cache_dir() else {
         return Some(BearoffDb::global());
@@ -17,12 +18,10 @@ pub fn endgame() -> Option<&'static dyn Endgame> {
     let (db, outcome) = BearoffDb::global_cached(&dir);
     match outcome {
         Some(
-            o @ bgfarm_engine::eval::bearoff::cache::Outcome::Built {
+            o @ Outcome::Built {
                 written: Err(_), ..
             },
-        ) => {
-            tracing::warn!("{o}")
-        }
+        ) => tracing::warn!("{o}"),
         Some(o) => tracing::debug!("{o}"),
         None => {}
     }

@@ -10,9 +10,9 @@
 //!   --out DIR`: the same for cubeful money games (points per game),
 //!   `money_cube_life.*`. The default model caps the live curve at the cash
 //!   (`engine::cube::janowski` docs): with it, 80,000 games per cell reproduce
-//!   Higgins's table (x = 0, 0.25, 0.5, 0.75, 1 against 0.7: -0.325, -0.161, -0.029,
-//!   +0.007, -0.083 ppg, SE <= 0.009, optimal x = 0.675 +- 0.007; his -0.30, -0.14,
-//!   -0.04, 0.00, -0.09).
+//!   Higgins's table (x = 0, 0.25, 0.5, 0.75, 1 against 0.7, nets of November 30:
+//!   -0.355, -0.163, -0.043, +0.000, -0.090 ppg, SE <= 0.009, optimal x = 0.679 +-
+//!   0.007; his -0.30, -0.14, -0.04, 0.00, -0.09).
 //! - `games-per-match --lengths 1..25 --x 0.5,0.7,0.9 --matches N --out DIR`: both
 //!   players `model:x=X`; average games per match and its ratio to the length
 //!   (`games_per_match.csv`, `.txt`, `.svg`).

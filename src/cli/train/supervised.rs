@@ -105,10 +105,18 @@ pub struct FitArgs {
     pub holdout: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Which nets to fit: `both`, `contact` or `race`; the other is written as
-    /// `--init` has it (its samples are not even read into the fit).
-    #[arg(long, default_value = "both", value_parser = ["both", "contact", "race"])]
-    pub nets: String,
+    /// Which nets to fit; the other is written as `--init` has it (its samples are
+    /// left out of the fit).
+    #[arg(long, value_enum, default_value_t = Nets::Both)]
+    pub nets: Nets,
+}
+
+/// The nets `bgfarm train fit` changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Nets {
+    Both,
+    Contact,
+    Race,
 }
 
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
@@ -346,10 +354,10 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         race.len(),
         samples.len() - contact.len() - race.len()
     );
-    match a.nets.as_str() {
-        "contact" => race.clear(),
-        "race" => contact.clear(),
-        _ => {}
+    match a.nets {
+        Nets::Contact => race.clear(),
+        Nets::Race => contact.clear(),
+        Nets::Both => {}
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;

@@ -20,7 +20,7 @@
 //! `f32` (6.9 MB all-off distributions, 0.7 MB first-off, 3.4 MB two-sided, 0.3 MB
 //! expectations). [`BearoffDb::global`] builds them in memory on first use;
 //! [`BearoffDb::global_cached`] keeps them in a file instead ([`cache`]), which loads
-//! and verifies in about 30 ms: every CLI command that evaluates starts 1.4 s sooner,
+//! and verifies in about 40 ms: every CLI command that evaluates starts 1.4 s sooner,
 //! and a 1296-trial rollout on one thread spends 15% less CPU.
 //! [`BearoffDb::checksum`] identifies the result, which is reproducible bit for bit
 //! (fixed summation order, `f64` sums, no threads), and is pinned in
