@@ -57,56 +57,60 @@ impl Move {
     }
 }
 
-/// Reusable move generator: keeps its buffers between calls so the hot path does not
-/// allocate. Not `Sync`; give each thread its own.
-#[derive(Default)]
-pub struct MoveGenerator {
-    moves: Vec<Move>,
-    max_played: u8,
-    seen: DedupTable,
+/// Where the walk over checker steps sends its leaves: the move generator's list of
+/// distinct moves, or a consumer that keeps only what it needs (the rollouts' luck
+/// estimate keeps PubEval's best few and never builds the list, see
+/// `rollout::luck`).
+///
+/// The walk enforces the rules on how many dice must be played: a leaf arrives only
+/// if no leaf reported so far played more dice, and [`Leaves::restart`] comes first
+/// whenever a leaf plays more dice than all before it. One result position may arrive
+/// more than once (other orders of the same steps): the first arrival is the one the
+/// move list keeps, and results are reported in that order.
+pub trait Leaves {
+    /// Every leaf reported so far played fewer dice than the next one: forget them.
+    fn restart(&mut self);
+    /// A sequence of `n` steps (`steps[..n]`) ending on `pos`, seen by the mover.
+    fn leaf(&mut self, pos: &Position, steps: &[Step; 4], n: usize);
 }
 
-impl MoveGenerator {
-    /// An empty generator.
-    pub fn new() -> Self {
-        Self::default()
+/// Reports every legal sequence of `dice` in `pos` to `leaves` and returns the number
+/// of dice each playable move plays (0: the roll cannot be played; then the one leaf
+/// reported, the unchanged position, is no move).
+pub fn walk<L: Leaves>(pos: &Position, dice: Dice, leaves: &mut L) -> u8 {
+    let mut w = Walk {
+        leaves,
+        max_played: 0,
+        pass: 0,
+        singles: false,
+    };
+    let mut steps = [Step::default(); 4];
+    let (hi, lo) = dice.high_low();
+    if dice.is_double() {
+        w.double(*pos, hi, 4, BAR as u8, &mut steps, 0);
+    } else {
+        // Larger die first: when only one die can be played, the larger must be
+        // played if it can, so the second pass (smaller die first) only reports
+        // one-step leaves when the first found none.
+        w.pair(*pos, [hi, lo], &mut steps, 0);
+        w.pass = 1;
+        w.pair(*pos, [lo, hi], &mut steps, 0);
     }
+    w.max_played
+}
 
-    /// Every legal move of `dice` in `pos`; empty when the roll cannot be played.
-    pub fn generate(&mut self, pos: &Position, dice: Dice) -> &[Move] {
-        self.moves.clear();
-        self.seen.clear();
-        self.max_played = 0;
-        let mut steps = [Step::default(); 4];
-        let (hi, lo) = dice.high_low();
-        if dice.is_double() {
-            self.walk_double(*pos, hi, 4, BAR as u8, &mut steps, 0);
-        } else {
-            // Larger die first, so that when only one die can be played, results
-            // reachable with the larger die are the ones kept by deduplication.
-            self.walk_pair(*pos, [hi, lo], &mut steps, 0);
-            self.walk_pair(*pos, [lo, hi], &mut steps, 0);
-            if self.max_played == 1 && self.moves.iter().any(|m| m.steps[0].die == hi) {
-                self.moves.retain(|m| m.steps[0].die == hi);
-            }
-        }
-        if self.max_played == 0 {
-            self.moves.clear();
-        }
-        &self.moves
-    }
+/// The state of one [`walk`].
+struct Walk<'l, L> {
+    leaves: &'l mut L,
+    max_played: u8,
+    /// 0 for the larger die first, 1 for the smaller die first.
+    pass: u8,
+    /// The first pass reported a leaf of one step (the larger die alone).
+    singles: bool,
+}
 
-    /// Moves of the last call to [`MoveGenerator::generate`].
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Number of dice every move of the last call plays.
-    pub fn dice_played(&self) -> u8 {
-        self.max_played
-    }
-
-    fn walk_pair(&mut self, pos: Position, dice: [u8; 2], steps: &mut [Step; 4], n: usize) {
+impl<L: Leaves> Walk<'_, L> {
+    fn pair(&mut self, pos: Position, dice: [u8; 2], steps: &mut [Step; 4], n: usize) {
         if n == 2 {
             self.record(&pos, steps, n);
             return;
@@ -117,14 +121,14 @@ impl MoveGenerator {
             any = true;
             let mut next = pos;
             steps[n] = apply(&mut next, from, to, die);
-            self.walk_pair(next, dice, steps, n + 1);
+            self.pair(next, dice, steps, n + 1);
         });
         if !any {
             self.record(&pos, steps, n);
         }
     }
 
-    fn walk_double(
+    fn double(
         &mut self,
         pos: Position,
         die: u8,
@@ -142,7 +146,7 @@ impl MoveGenerator {
             any = true;
             let mut next = pos;
             steps[n] = apply(&mut next, from, to, die);
-            self.walk_double(next, die, left - 1, from, steps, n + 1);
+            self.double(next, die, left - 1, from, steps, n + 1);
         });
         if !any {
             self.record(&pos, steps, n);
@@ -155,18 +159,79 @@ impl MoveGenerator {
         if n8 < self.max_played {
             return;
         }
+        if n8 == 1 {
+            if self.pass == 0 {
+                self.singles = true;
+            } else if self.singles {
+                // The smaller die alone, where the larger alone is playable.
+                return;
+            }
+        }
         if n8 > self.max_played {
             self.max_played = n8;
-            self.moves.clear();
-            self.seen.clear();
+            self.leaves.restart();
         }
+        self.leaves.leaf(pos, steps, n);
+    }
+}
+
+/// Reusable move generator: keeps its buffers between calls so the hot path does not
+/// allocate. Not `Sync`; give each thread its own.
+#[derive(Default)]
+pub struct MoveGenerator {
+    list: MoveList,
+    max_played: u8,
+}
+
+/// The distinct results of a walk, in the order first reached.
+#[derive(Default)]
+struct MoveList {
+    moves: Vec<Move>,
+    seen: DedupTable,
+}
+
+impl Leaves for MoveList {
+    fn restart(&mut self) {
+        self.moves.clear();
+        self.seen.clear();
+    }
+
+    #[inline]
+    fn leaf(&mut self, pos: &Position, steps: &[Step; 4], n: usize) {
         if self.seen.insert(pos, &self.moves) {
             self.moves.push(Move {
                 steps: *steps,
-                len: n8,
+                len: n as u8,
                 result: *pos,
             });
         }
+    }
+}
+
+impl MoveGenerator {
+    /// An empty generator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every legal move of `dice` in `pos`; empty when the roll cannot be played.
+    pub fn generate(&mut self, pos: &Position, dice: Dice) -> &[Move] {
+        self.list.restart();
+        self.max_played = walk(pos, dice, &mut self.list);
+        if self.max_played == 0 {
+            self.list.moves.clear();
+        }
+        &self.list.moves
+    }
+
+    /// Moves of the last call to [`MoveGenerator::generate`].
+    pub fn moves(&self) -> &[Move] {
+        &self.list.moves
+    }
+
+    /// Number of dice every move of the last call plays.
+    pub fn dice_played(&self) -> u8 {
+        self.max_played
     }
 }
 
@@ -287,7 +352,7 @@ impl DedupTable {
 
 /// A fast, well-mixing hash of the 26 board bytes.
 #[inline]
-fn hash(pos: &Position) -> u64 {
+pub(crate) fn hash(pos: &Position) -> u64 {
     let p = pos.pips();
     let mut h = 0x9E37_79B9_7F4A_7C15u64;
     for chunk in p.chunks(8) {

@@ -20,7 +20,7 @@
 
 use super::Player;
 use crate::dice::Dice;
-use crate::movegen::Move;
+use crate::movegen::{Move, Step};
 use crate::position::{Position, OPP_BAR};
 
 /// Number of PubEval inputs: 5 per point, the opponent's bar, the mover's borne-off.
@@ -256,11 +256,19 @@ impl<'a> RankBase<'a> {
     /// The ranking score of `mv` (a legal move from the base position).
     #[inline]
     pub fn score(&self, mv: &Move) -> f32 {
+        self.score_steps(mv.result(), mv.steps())
+    }
+
+    /// The ranking score of the result `after` of the checker steps `steps` from the
+    /// base position (what [`RankBase::score`] computes, for callers that walk the
+    /// steps without building [`Move`]s).
+    #[inline]
+    pub fn score_steps(&self, after: &Position, steps: &[Step]) -> f32 {
         let before = self.before.pips();
-        let after = mv.result().pips();
+        let after = after.pips();
         let mut changed = 0u32;
         let mut borne_off = 0u32;
-        for st in mv.steps() {
+        for st in steps {
             changed |= 1 << st.from;
             if st.to == 0 {
                 borne_off += 1;

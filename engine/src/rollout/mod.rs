@@ -11,6 +11,7 @@
 
 pub mod cubeful;
 pub mod dice;
+pub mod luck;
 pub mod stats;
 pub mod trial;
 

@@ -12,7 +12,7 @@
 //!   move is also the move played, so the policy costs nothing extra.
 //! - [`Luck::Ranked`]: for every roll the moves are ranked by PubEval (a linear
 //!   function, ~20x cheaper than the net) and only the best [`RANKED_KEEP`] are valued by
-//!   the net.
+//!   the net ([`super::luck`]).
 //!   About 4x cheaper per ply than `Full`; measure the trade-off with
 //!   `scripts/bench-rollout-precision.sh`.
 //!
@@ -22,11 +22,12 @@
 
 use super::cubeful::{CubeRules, CubeStart, CubeTrack};
 use super::dice::TrialDice;
+pub use super::luck::RANKED_KEEP;
+use super::luck::{ranked_values, LuckScratch};
 use crate::cube::life::default_x;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
-use crate::eval::pubeval;
-use crate::eval::{best_move_index, terminal_probs, Player, Probs};
+use crate::eval::{terminal_probs, Player, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 
@@ -109,9 +110,8 @@ pub struct TrialScratch {
     gen: MoveGenerator,
     eval: EvalScratch,
     probs: Vec<Probs>,
-    /// PubEval scores and the moves they keep, for [`Luck::Ranked`].
-    scored: Vec<f32>,
-    top: Vec<crate::movegen::Move>,
+    /// The luck estimate's buffers, for [`Luck::Ranked`].
+    luck: LuckScratch,
     /// The evaluator's search fingerprint, computed at the first n-ply move.
     fingerprint: Option<u64>,
 }
@@ -123,8 +123,7 @@ impl TrialScratch {
             gen: MoveGenerator::new(),
             eval: eval.scratch(),
             probs: Vec::with_capacity(64),
-            scored: Vec::with_capacity(64),
-            top: Vec::with_capacity(8),
+            luck: LuckScratch::default(),
             fingerprint: None,
         }
     }
@@ -174,57 +173,6 @@ fn searched(
     }
 }
 
-/// Candidates PubEval passes to the net in [`Luck::Ranked`]. See [`ranked`].
-///
-/// Measured on the opening before the roll, 1296 trials, one thread, 0-ply play
-/// (precision = 1 / (SE^2 x CPU seconds)): keep 1: SE 0.0153, 8.0 s, 533; keep 3:
-/// 0.0113, 8.3 s, 944; keep 6: 0.0104, 9.9 s, 946; every move (= `Full`): 0.0101,
-/// 13.8 s, 716. Beyond 3 the SE hardly moves while the cost grows. Again with the
-/// self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4 0.0061,
-/// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
-/// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
-pub const RANKED_KEEP: usize = 4;
-
-/// The value of `dice` in `pos` for [`Luck::Ranked`]: PubEval ranks every move, the
-/// net scores the best [`RANKED_KEEP`], and the best of those by the net is the
-/// value (mover's side). With few moves it is exactly the 0-ply best.
-fn ranked(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, pos: &Position, dice: Dice) -> Probs {
-    let keep = RANKED_KEEP;
-    let moves = s.gen.generate(pos, dice);
-    if moves.is_empty() {
-        return eval.evaluate_with(&pos.switch_sides(), &mut s.eval).flip();
-    }
-    let chosen: &[crate::movegen::Move] = if moves.len() <= keep {
-        moves
-    } else {
-        let base = pubeval::RankBase::new(pos, pubeval::is_race(pos));
-        s.scored.clear();
-        s.scored.extend(moves.iter().map(|m| base.score(m)));
-        s.top.clear();
-        // Selection of the `keep` best scores, first generated on ties: `keep` is
-        // small, so repeated maxima beat a sort of ~25 moves.
-        for _ in 0..keep {
-            let mut best = usize::MAX;
-            let mut best_score = f32::NEG_INFINITY;
-            for (i, &sc) in s.scored.iter().enumerate() {
-                if sc > best_score {
-                    best_score = sc;
-                    best = i;
-                }
-            }
-            if best == usize::MAX {
-                break;
-            }
-            s.scored[best] = f32::NEG_INFINITY;
-            s.top.push(moves[best]);
-        }
-        &s.top
-    };
-    eval.evaluate_moves(pos, chosen, &mut s.eval, &mut s.probs);
-    let i = best_move_index(&s.probs).unwrap_or(0);
-    s.probs[i].flip()
-}
-
 /// What a trial needs at one state before its roll, for each of the 21 rolls: the
 /// luck value `V(S, r)` (mover's side) and the position after the policy's move.
 #[derive(Clone, Copy)]
@@ -252,12 +200,13 @@ fn roll_table(
             Some((_, next)) if depth == 0 => next,
             _ => searched(eval, s, pos, r, depth),
         };
-        t.values[k] = match (luck, zero) {
-            (Luck::Ranked, _) => ranked(eval, s, pos, r),
-            (_, Some((v, _))) => v,
-            // No luck estimate (Off): the values are never read.
-            (_, None) => Probs::default(),
-        };
+        if let (Luck::Full, Some((v, _))) = (luck, zero) {
+            t.values[k] = v;
+        }
+    }
+    // No luck estimate (Off): the values are never read.
+    if luck == Luck::Ranked {
+        t.values = ranked_values(eval, &mut s.eval, &mut s.luck, pos);
     }
     t
 }
@@ -381,17 +330,16 @@ pub fn run_trial(
                 let mut chosen: Option<Position> = None;
                 if settings.luck != Luck::Off {
                     let mut values = [Probs::default(); 21];
-                    for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
-                        values[k] = match settings.luck {
-                            Luck::Full => {
-                                let (v, next) = best_0ply(eval, s, &pos, r);
-                                if k == actual_k {
-                                    chosen = Some(next);
-                                }
-                                v
+                    if settings.luck == Luck::Full {
+                        for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
+                            let (v, next) = best_0ply(eval, s, &pos, r);
+                            if k == actual_k {
+                                chosen = Some(next);
                             }
-                            _ => ranked(eval, s, &pos, r),
-                        };
+                            values[k] = v;
+                        }
+                    } else {
+                        values = ranked_values(eval, &mut s.eval, &mut s.luck, &pos);
                     }
                     add_luck(&mut luck, &values, actual_k, root_moves);
                     if let Some(tr) = &track {

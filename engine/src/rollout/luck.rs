@@ -1,0 +1,318 @@
+//! The value function of the ranked luck estimate ([`super::Luck::Ranked`]): for each
+//! of the 21 rolls at a state, PubEval ranks every legal move, the net values the
+//! best [`RANKED_KEEP`], and the best of those by the net is the roll's value.
+//!
+//! This runs 21 times per ply of every trial and was most of a trial's cost: on the
+//! opening rollout a ply generates ~438 moves for the 21 rolls and values ~66 of them
+//! with the net. Three things keep it cheap without changing a bit of its result:
+//!
+//! - The moves are never listed: the move generator's walk hands each leaf to
+//!   [`TopRanked`], which scores it with PubEval (by the points its steps touched)
+//!   and keeps the best few, so no move is copied and no result hashed except those
+//!   that make the cut. Ties go to the first reached, as in the list.
+//! - The net's first layer for the children of the state is computed once per ply,
+//!   not once per roll ([`NeuralEvaluator::prepare_children`]).
+//! - The rolls' candidates overlap (a 6-1, 5-2 and 4-3 can all run one checker 7
+//!   pips): 58.5 distinct of 66 per ply on the opening rollout. A per-ply [`Memo`]
+//!   values each once.
+
+use crate::dice::Dice;
+use crate::eval::neural::{EvalScratch, NeuralEvaluator};
+use crate::eval::pubeval::{self, RankBase};
+use crate::eval::{best_move_index, Probs};
+use crate::movegen::{self, Leaves, Step};
+use crate::position::Position;
+
+/// Candidates PubEval passes to the net.
+///
+/// Measured on the opening before the roll, 1296 trials, one thread, 0-ply play
+/// (precision = 1 / (SE^2 x CPU seconds)): keep 1: SE 0.0153, 8.0 s, 533; keep 3:
+/// 0.0113, 8.3 s, 944; keep 6: 0.0104, 9.9 s, 946; every move (= `Full`): 0.0101,
+/// 13.8 s, 716. Beyond 3 the SE hardly moves while the cost grows. Again with the
+/// self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4 0.0061,
+/// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
+/// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
+pub const RANKED_KEEP: usize = 4;
+
+/// The best [`RANKED_KEEP`] distinct results of one roll by PubEval, as the walk
+/// reports them: sorted by score, equal scores in the order first reached.
+struct TopRanked<'b, 'p> {
+    base: &'b RankBase<'p>,
+    /// (score, order reached, result seen by the mover).
+    best: [(f32, u32, Position); RANKED_KEEP],
+    len: usize,
+    /// Leaves reported since the last restart (duplicates included: only their
+    /// relative order matters).
+    reached: u32,
+    /// More than [`RANKED_KEEP`] distinct results were reached.
+    overflowed: bool,
+}
+
+impl<'b, 'p> TopRanked<'b, 'p> {
+    fn new(base: &'b RankBase<'p>) -> Self {
+        TopRanked {
+            base,
+            best: [(0.0, 0, Position::STARTING); RANKED_KEEP],
+            len: 0,
+            reached: 0,
+            overflowed: false,
+        }
+    }
+
+    /// The candidates for the net, in the order the move list would give them: all
+    /// moves in the order reached when there are at most [`RANKED_KEEP`], otherwise
+    /// the best by score (the first reached on ties).
+    fn chosen(&mut self) -> &[(f32, u32, Position)] {
+        let kept = &mut self.best[..self.len];
+        if !self.overflowed {
+            kept.sort_unstable_by_key(|e| e.1);
+        }
+        kept
+    }
+}
+
+impl Leaves for TopRanked<'_, '_> {
+    fn restart(&mut self) {
+        self.len = 0;
+        self.reached = 0;
+        self.overflowed = false;
+    }
+
+    #[inline]
+    fn leaf(&mut self, pos: &Position, steps: &[Step; 4], n: usize) {
+        let order = self.reached;
+        self.reached += 1;
+        let score = self.base.score_steps(pos, &steps[..n]);
+        let full = self.len == RANKED_KEEP;
+        // Kept entries all score at least the last one: a lower score is a result
+        // not kept (new, or a repeat of one dropped earlier), so more than
+        // RANKED_KEEP distinct results exist; an equal score loses the tie to the
+        // kept one unless it is that very result.
+        if full && score <= self.best[RANKED_KEEP - 1].0 {
+            if score < self.best[RANKED_KEEP - 1].0
+                || !self.best.iter().any(|e| e.0 == score && e.2 == *pos)
+            {
+                self.overflowed = true;
+            }
+            return;
+        }
+        // A repeat has its first arrival's score.
+        if self.best[..self.len]
+            .iter()
+            .any(|e| e.0 == score && e.2 == *pos)
+        {
+            return;
+        }
+        if full {
+            self.overflowed = true;
+        } else {
+            self.len += 1;
+        }
+        // After every entry scoring at least as much (ties stay first reached).
+        let mut i = self.len - 1;
+        while i > 0 && self.best[i - 1].0 < score {
+            self.best[i] = self.best[i - 1];
+            i -= 1;
+        }
+        self.best[i] = (score, order, *pos);
+    }
+}
+
+/// Net values of the results of moves from one state, each computed once: an
+/// open-addressing table cleared in O(1) by bumping a stamp.
+struct Memo {
+    /// (stamp, result seen by the mover, its probabilities for the next player).
+    slots: Vec<(u32, Position, Probs)>,
+    stamp: u32,
+}
+
+impl Memo {
+    /// Slots: at most 84 results a ply (21 rolls x 4) keep the table under 1/3 full.
+    const SLOTS: usize = 256;
+
+    fn new() -> Memo {
+        Memo {
+            slots: vec![(0, Position::STARTING, Probs::default()); Memo::SLOTS],
+            stamp: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.stamp = 1;
+        }
+    }
+
+    /// The value of `result`, from `compute` the first time.
+    #[inline]
+    fn get_or(&mut self, result: &Position, compute: impl FnOnce() -> Probs) -> Probs {
+        let mask = Memo::SLOTS - 1;
+        let mut i = movegen::hash(result) as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.0 != self.stamp {
+                let p = compute();
+                *slot = (self.stamp, *result, p);
+                return p;
+            }
+            if slot.1 == *result {
+                return slot.2;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Reusable buffers of the luck estimate, one per thread.
+pub struct LuckScratch {
+    memo: Memo,
+    probs: Vec<Probs>,
+}
+
+impl Default for LuckScratch {
+    fn default() -> Self {
+        LuckScratch {
+            memo: Memo::new(),
+            probs: Vec::with_capacity(RANKED_KEEP),
+        }
+    }
+}
+
+/// The luck values `V(pos, r)` of the 21 rolls (mover's side, in
+/// [`Dice::ALL_21`] order): for each roll, the best by the net of PubEval's best
+/// [`RANKED_KEEP`] moves; with no legal move, the position passed to the opponent.
+pub fn ranked_values(
+    eval: &NeuralEvaluator<'_>,
+    es: &mut EvalScratch,
+    ls: &mut LuckScratch,
+    pos: &Position,
+) -> [Probs; 21] {
+    let base = RankBase::new(pos, pubeval::is_race(pos));
+    eval.prepare_children(pos, es);
+    ls.memo.clear();
+    let mut values = [Probs::default(); 21];
+    for (v, &(dice, _)) in values.iter_mut().zip(&Dice::ALL_21) {
+        *v = roll_value(eval, es, ls, &base, pos, dice);
+    }
+    values
+}
+
+/// One roll's value for [`ranked_values`].
+fn roll_value(
+    eval: &NeuralEvaluator<'_>,
+    es: &mut EvalScratch,
+    ls: &mut LuckScratch,
+    base: &RankBase<'_>,
+    pos: &Position,
+    dice: Dice,
+) -> Probs {
+    let mut top = TopRanked::new(base);
+    if movegen::walk(pos, dice, &mut top) == 0 {
+        return eval.evaluate_with(&pos.switch_sides(), es).flip();
+    }
+    ls.probs.clear();
+    for &(_, _, result) in top.chosen() {
+        let p = ls
+            .memo
+            .get_or(&result, || eval.evaluate_child(&result.switch_sides(), es));
+        ls.probs.push(p);
+    }
+    let i = best_move_index(&ls.probs).unwrap_or(0);
+    ls.probs[i].flip()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::MoveGenerator;
+    use crate::testutil::random_positions;
+
+    /// The selection as first written: list every move, score each, take the best
+    /// `RANKED_KEEP` by repeated maxima (first listed on ties), or every move when
+    /// there are no more than that.
+    fn chosen_from_list(pos: &Position, dice: Dice) -> Vec<Position> {
+        let mut gen = MoveGenerator::new();
+        let moves = gen.generate(pos, dice);
+        if moves.len() <= RANKED_KEEP {
+            return moves.iter().map(|m| *m.result()).collect();
+        }
+        let base = RankBase::new(pos, pubeval::is_race(pos));
+        let mut scored: Vec<f32> = moves.iter().map(|m| base.score(m)).collect();
+        let mut out = Vec::new();
+        for _ in 0..RANKED_KEEP {
+            let mut best = 0;
+            for (i, &s) in scored.iter().enumerate() {
+                if s > scored[best] {
+                    best = i;
+                }
+            }
+            scored[best] = f32::NEG_INFINITY;
+            out.push(*moves[best].result());
+        }
+        out
+    }
+
+    #[test]
+    fn the_walk_keeps_what_the_list_would_choose() {
+        let mut compared = 0;
+        for pos in random_positions(3000, 21) {
+            let base = RankBase::new(&pos, pubeval::is_race(&pos));
+            for &(dice, _) in &Dice::ALL_21 {
+                let mut top = TopRanked::new(&base);
+                let played = movegen::walk(&pos, dice, &mut top);
+                let expected = chosen_from_list(&pos, dice);
+                if played == 0 {
+                    assert!(expected.is_empty(), "{pos:?} {dice:?}");
+                    continue;
+                }
+                let got: Vec<Position> = top.chosen().iter().map(|e| e.2).collect();
+                assert_eq!(got, expected, "{pos:?} {dice:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 50_000);
+    }
+
+    #[test]
+    fn equal_scores_go_to_the_first_reached() {
+        // Scores are fed directly: a result reached again is dropped, a new one
+        // with an equal score ranks after the kept one.
+        let base = RankBase::new(&Position::STARTING, false);
+        let mut top = TopRanked::new(&base);
+        // Nobody on the opponent's bar: the bar term is the same for all.
+        let positions: Vec<Position> = random_positions(100, 3)
+            .into_iter()
+            .filter(|p| p.pips()[crate::position::OPP_BAR] == 0)
+            .take(6)
+            .collect();
+        let steps = [Step::default(); 4];
+        for p in &positions {
+            top.leaf(p, &steps, 0);
+        }
+        // With no steps every score is the base's own: all tie.
+        top.leaf(&positions[0], &steps, 0);
+        assert!(top.overflowed);
+        let got: Vec<Position> = top.chosen().iter().map(|e| e.2).collect();
+        assert_eq!(got, positions[..RANKED_KEEP].to_vec());
+    }
+
+    #[test]
+    fn the_memo_returns_what_it_was_given_until_cleared() {
+        let mut memo = Memo::new();
+        memo.clear();
+        let positions = random_positions(200, 4);
+        for (k, p) in positions.iter().enumerate() {
+            let v = Probs([k as f32, 0.0, 0.0, 0.0, 0.0]);
+            assert_eq!(memo.get_or(p, || v), v);
+        }
+        for (k, p) in positions.iter().enumerate() {
+            let got = memo.get_or(p, || panic!("recomputed"));
+            assert_eq!(got.0[0], k as f32);
+        }
+        memo.clear();
+        let fresh = Probs([9.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(memo.get_or(&positions[0], || fresh), fresh);
+    }
+}
