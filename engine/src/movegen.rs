@@ -247,13 +247,15 @@ fn for_each_step(pos: &Position, die: u8, max_from: u8, mut f: impl FnMut(u8, u8
         }
         return;
     }
-    let highest = pos.mover_highest();
+    let (mover, _) = pos.occupancy();
+    let highest = (31 - (mover | 1).leading_zeros()) as usize;
     let all_home = highest <= 6;
     let top = (max_from as usize).min(highest);
-    for from in (1..=top).rev() {
-        if p[from] <= 0 {
-            continue;
-        }
+    // The mover's points 1..=top, highest first.
+    let mut from_points = mover & ((2u32 << top) - 1) & !1;
+    while from_points != 0 {
+        let from = (31 - from_points.leading_zeros()) as usize;
+        from_points &= !(1 << from);
         let d = die as usize;
         if from > d {
             if p[from - d] >= -1 {

@@ -247,10 +247,7 @@ pub fn encode_delta_within(
 ) -> usize {
     let mut len = 0;
     let (a, b) = (from.pos.pips(), to.pips());
-    let mut mask = 0u32;
-    for i in 0..26 {
-        mask |= u32::from(a[i] != b[i]) << i;
-    }
+    let mut mask = from.pos.differences(to);
     // Bits 1..=24: the points (0 and 25 are the bars).
     let changed = (mask & 0x01FF_FFFE).count_ones() as usize;
     if changed > max_points {
