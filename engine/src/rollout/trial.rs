@@ -23,7 +23,7 @@
 use super::cubeful::{CubeRules, CubeStart, CubeTrack};
 use super::dice::TrialDice;
 pub use super::luck::RANKED_KEEP;
-use super::luck::{ranked_values, LuckScratch};
+use super::luck::{play_after_ranked, ranked_values, LuckScratch};
 use crate::cube::life::default_x;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
@@ -340,6 +340,16 @@ pub fn run_trial(
                         }
                     } else {
                         values = ranked_values(eval, &mut s.eval, &mut s.luck, &pos);
+                        if depth == 0 && policy.is_none() {
+                            chosen = Some(play_after_ranked(
+                                eval,
+                                &mut s.eval,
+                                &mut s.luck,
+                                &mut s.gen,
+                                &pos,
+                                roll,
+                            ));
+                        }
                     }
                     add_luck(&mut luck, &values, actual_k, root_moves);
                     if let Some(tr) = &track {
