@@ -63,6 +63,44 @@ pub fn parse_sample(line: &str, lineno: usize) -> Result<Sample, ParseError> {
 }
 
 /// Parses a whole file's text; blank lines and lines starting with `#` are skipped.
+/// Parses one line of trial-outcome targets (`bgfarm train outcomes`): the format of
+/// [`format_sample`], but each value only has to be finite and within -4..5 (a
+/// luck-adjusted result is a probability plus zero-mean noise, so it may leave 0..1
+/// and break the cumulative order; clipping it would bias the fit). The range
+/// -4..5 only refuses garbage: the noise reaches ~1.1 in a million targets.
+pub fn parse_target(line: &str, lineno: usize) -> Result<Sample, ParseError> {
+    let err = |m: String| ParseError::new(format!("line {lineno}: {m}"));
+    let mut fields = line.split_ascii_whitespace();
+    let id = fields.next().ok_or_else(|| err("empty line".into()))?;
+    let pos = position_id::decode(id).map_err(|e| err(e.message().to_string()))?;
+    let mut probs = [0f32; OUTPUTS];
+    for (k, p) in probs.iter_mut().enumerate() {
+        let f = fields
+            .next()
+            .ok_or_else(|| err(format!("{} values, expected {OUTPUTS}", k)))?;
+        let v: f32 = f
+            .parse()
+            .map_err(|_| err(format!("{f:?} is not a number")))?;
+        if !(-4.0..=5.0).contains(&v) {
+            return Err(err(format!("target {v} outside -4..5")));
+        }
+        *p = v;
+    }
+    if fields.next().is_some() {
+        return Err(err(format!("more than {OUTPUTS} values")));
+    }
+    Ok(Sample { pos, probs })
+}
+
+/// Parses a whole file of outcome targets (see [`parse_target`]).
+pub fn parse_targets(text: &str) -> Result<Vec<Sample>, ParseError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| parse_target(l, i + 1))
+        .collect()
+}
+
 pub fn parse_samples(text: &str) -> Result<Vec<Sample>, ParseError> {
     text.lines()
         .enumerate()

@@ -6,6 +6,7 @@
 //!   were refined). `scripts/train-default-nets.sh` runs both, with the counts used
 //!   for the shipped nets.
 
+mod outcomes;
 mod supervised;
 mod td;
 
@@ -29,6 +30,9 @@ pub enum Method {
     Label(supervised::LabelArgs),
     /// Supervised step 3: fit the nets to labelled positions.
     Fit(supervised::FitArgs),
+    /// Targets from the nets' own rollout trials (luck-adjusted results), for `fit
+    /// --targets`.
+    Outcomes(outcomes::OutcomesArgs),
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -37,6 +41,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Method::Positions(a) => supervised::positions(a),
         Method::Label(a) => supervised::label(a),
         Method::Fit(a) => supervised::fit(a),
+        Method::Outcomes(a) => outcomes::outcomes(a),
     }
 }
 

@@ -15,7 +15,9 @@ use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
-use bgfarm_engine::train::dataset::{format_sample, parse_sample, parse_samples, Sample};
+use bgfarm_engine::train::dataset::{
+    format_sample, parse_sample, parse_samples, parse_targets, Sample,
+};
 use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig};
 use bgfarm_engine::Position;
 use rayon::prelude::*;
@@ -80,8 +82,12 @@ pub struct LabelArgs {
 
 #[derive(clap::Args)]
 pub struct FitArgs {
+    /// Trial-outcome targets (`bgfarm train outcomes` output), fitted with the
+    /// labelled files.
+    #[arg(long, num_args = 1..)]
+    pub targets: Vec<PathBuf>,
     /// Labelled files (`bgfarm train label` output); several are concatenated.
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, num_args = 1.., required_unless_present = "targets")]
     pub data: Vec<PathBuf>,
     /// Nets to start from: `default`, a bundle or a directory.
     #[arg(long, default_value = "default")]
@@ -119,7 +125,7 @@ pub enum Nets {
     Race,
 }
 
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+pub(super) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     if threads == Some(0) {
         return Err(CliError::msg("--threads must be at least 1"));
     }
@@ -342,6 +348,13 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             parse_samples(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
         );
     }
+    for path in &a.targets {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+        samples.extend(
+            parse_targets(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
+        );
+    }
     let (mut contact, mut race): (Vec<Sample>, Vec<Sample>) = samples
         .iter()
         .copied()
@@ -380,7 +393,12 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
                 r.epoch, r.lr, r.train_rmse, r.holdout_rmse, r.train_samples, r.holdout_samples
             );
         });
-        let data_names: Vec<String> = a.data.iter().map(|p| p.display().to_string()).collect();
+        let data_names: Vec<String> = a
+            .data
+            .iter()
+            .chain(&a.targets)
+            .map(|p| p.display().to_string())
+            .collect();
         let history = net.metadata.get("training").cloned().unwrap_or_default();
         net.metadata.insert("kind".into(), kind.into());
         net.metadata.insert(
