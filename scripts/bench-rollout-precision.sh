@@ -5,35 +5,47 @@
 # (`apt-get install gnubg`; the CLI lands in /usr/games), it runs the same rollout
 # with GNU Backgammon 0-ply, VR on, and prints the ratio. Nothing else needs gnubg.
 #
-# Usage: scripts/bench-rollout-precision.sh [TRIALS]
+# A 1296-trial SE depends on the dice: GNU Backgammon's ranged 0.00487..0.00547
+# over seven seeds, so the default ranked setting is run with SEEDS seeds (mean of
+# SE^2, median CPU) and GNU Backgammon with GNU_SEEDS (about 110 s each). Runs
+# alternate between the two programs, so a busy machine slows both alike.
+#
+# Usage: scripts/bench-rollout-precision.sh [TRIALS] [SEEDS] [GNU_SEEDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRIALS=${1:-1296}
+SEEDS=${2:-3}
+GNU_SEEDS=${3:-3}
 cargo build --release -q
 BIN=./target/release/bgfarm
-printf '%-22s %10s %9s %10s %12s\n' setting equity SE cpu_s "1/(SE^2 s)"
-for mode in "--vr off" "--vr on --luck full" "--vr on --luck ranked"; do
+GNUBG=$(command -v gnubg || ls /usr/games/gnubg 2>/dev/null || true)
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+
+# One rollout of ours: prints "ours MODE SEED EQUITY SE CPU".
+ours() {
+    local mode=$1 seed=$2 out json cpu
     # shellcheck disable=SC2086
-    out=$( { /usr/bin/time -f '%U %S' $BIN rollout 4HPwATDgc/ABMA --trials "$TRIALS" --threads 1 $mode --json; } 2>&1 )
+    out=$( { /usr/bin/time -f '%U %S' $BIN rollout 4HPwATDgc/ABMA --trials "$TRIALS" --threads 1 --seed "$seed" $mode --json; } 2>&1 )
     json=$(echo "$out" | grep '^{')
     cpu=$(echo "$out" | tail -1 | awk '{print $1 + $2}')
-    python3 - "$mode" "$json" "$cpu" <<'PY'
+    python3 - "$mode" "$seed" "$json" "$cpu" <<'PY'
 import json, sys
-mode, j, cpu = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3])
+mode, seed, j, cpu = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), float(sys.argv[4])
 c = j["candidates"][0]
-se = c["equity_se"]
-print(f"{mode:<22} {c['equity']:+10.4f} {se:9.4f} {cpu:10.1f} {1/(se*se*cpu):12.0f}")
+print(f"ours|{mode}|{seed}|{c['equity']}|{c['equity_se']}|{cpu}")
 PY
-done
-GNUBG=$(command -v gnubg || ls /usr/games/gnubg 2>/dev/null || true)
-if [ -z "$GNUBG" ]; then
-    echo "GNU Backgammon not installed: skipping the side-by-side run (apt-get install gnubg)"
-    exit 0
-fi
-cmds=$(mktemp)
-cat > "$cmds" <<EOC
+}
+
+# One rollout of GNU Backgammon's with dice seed $1: prints "gnubg SEED EQUITY SE CPU".
+gnubg_run() {
+    local seed=$1 cmds log cpu
+    cmds=$(mktemp)
+    log=$(mktemp)
+    cat > "$cmds" <<EOC
 set output digits 5
 set rollout trials $TRIALS
+set rollout seed $seed
 set rollout cubeful off
 set rollout varredn on
 set rollout quasirandom on
@@ -46,8 +58,45 @@ new game
 set board 4HPwATDgc/ABMA
 rollout
 EOC
-start=$(date +%s.%N)
-script -q -c "$GNUBG -t -q < $cmds" /dev/null | tail -20
-end=$(date +%s.%N)
-echo "GNU Backgammon wall time: $(echo "$end - $start" | bc) s (read its equity and SE above)"
-rm -f "$cmds"
+    cpu=$( { /usr/bin/time -f '%U %S' script -q -c "$GNUBG -t -q < $cmds" "$log" > /dev/null; } 2>&1 | tail -1 | awk '{print $1 + $2}')
+    python3 - "$seed" "$log" "$cpu" <<'PY'
+import re, sys
+seed, path, cpu = sys.argv[1], sys.argv[2], float(sys.argv[3])
+text = open(path, errors="replace").read()
+se = re.findall(r'Estimated SE for "Current Position" after \d+ trials\s+([0-9.]+)', text)[-1]
+eq = re.findall(r"CL\s+([+-][0-9.]+)", text)
+eq = [e for e in eq if float(e) != 0.0]
+print(f"gnubg||{seed}|{eq[0] if eq else 'nan'}|{se}|{cpu}")
+PY
+    rm -f "$cmds" "$log"
+}
+
+for mode in "--vr off" "--vr on --luck full"; do
+    ours "$mode" 1 >> "$results"
+done
+for s in $(seq 1 "$(( SEEDS > GNU_SEEDS ? SEEDS : GNU_SEEDS ))"); do
+    if [ "$s" -le "$SEEDS" ]; then ours "--vr on --luck ranked" "$s" >> "$results"; fi
+    if [ -n "$GNUBG" ] && [ "$s" -le "$GNU_SEEDS" ]; then gnubg_run "$s" >> "$results"; fi
+done
+[ -z "$GNUBG" ] && echo "GNU Backgammon not installed: no side-by-side run (apt-get install gnubg)"
+
+python3 - "$results" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1]) if l.strip()]
+groups = {}
+for who, mode, seed, eq, se, cpu in rows:
+    groups.setdefault((who, mode), []).append((int(seed), float(eq), float(se), float(cpu)))
+print(f"{'program / setting':<32} {'runs':>4} {'equity':>8} {'SE':>8} {'cpu_s':>7} {'1/(SE^2 s)':>11}")
+score = {}
+for (who, mode), runs in groups.items():
+    se2 = sum(r[2] ** 2 for r in runs) / len(runs)
+    cpu = statistics.median(r[3] for r in runs)
+    eq = sum(r[1] for r in runs) / len(runs)
+    score[(who, mode)] = 1 / (se2 * cpu)
+    name = f"{who} {mode}".strip()
+    print(f"{name:<32} {len(runs):>4} {eq:+8.4f} {se2 ** 0.5:8.5f} {cpu:7.2f} {score[(who, mode)]:11.0f}")
+g = score.get(("gnubg", ""))
+o = score.get(("ours", "--vr on --luck ranked"))
+if g and o:
+    print(f"bgfarm ranked / GNU Backgammon: {o / g:.1f}x (mean SE^2 over seeds, median CPU)")
+PY

@@ -12,6 +12,7 @@ pub mod net;
 pub mod neural;
 pub mod probs;
 pub mod pubeval;
+pub mod top_ranked;
 
 pub use probs::Probs;
 

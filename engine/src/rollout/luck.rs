@@ -19,8 +19,9 @@
 use crate::dice::Dice;
 use crate::eval::neural::{EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval::{self, RankBase};
+use crate::eval::top_ranked::TopRanked;
 use crate::eval::{best_move_index, Probs};
-use crate::movegen::{self, Leaves, MoveGenerator, Step};
+use crate::movegen::{self, MoveGenerator};
 use crate::position::Position;
 
 /// Candidates PubEval passes to the net.
@@ -33,90 +34,6 @@ use crate::position::Position;
 /// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
 /// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
 pub const RANKED_KEEP: usize = 4;
-
-/// The best [`RANKED_KEEP`] distinct results of one roll by PubEval, as the walk
-/// reports them: sorted by score, equal scores in the order first reached.
-struct TopRanked<'b, 'p> {
-    base: &'b RankBase<'p>,
-    /// (score, order reached, result seen by the mover).
-    best: [(f32, u32, Position); RANKED_KEEP],
-    len: usize,
-    /// Leaves reported since the last restart (duplicates included: only their
-    /// relative order matters).
-    reached: u32,
-    /// More than [`RANKED_KEEP`] distinct results were reached.
-    overflowed: bool,
-}
-
-impl<'b, 'p> TopRanked<'b, 'p> {
-    fn new(base: &'b RankBase<'p>) -> Self {
-        TopRanked {
-            base,
-            best: [(0.0, 0, Position::STARTING); RANKED_KEEP],
-            len: 0,
-            reached: 0,
-            overflowed: false,
-        }
-    }
-
-    /// The candidates for the net, in the order the move list would give them: all
-    /// moves in the order reached when there are at most [`RANKED_KEEP`], otherwise
-    /// the best by score (the first reached on ties).
-    fn chosen(&mut self) -> &[(f32, u32, Position)] {
-        let kept = &mut self.best[..self.len];
-        if !self.overflowed {
-            kept.sort_unstable_by_key(|e| e.1);
-        }
-        kept
-    }
-}
-
-impl Leaves for TopRanked<'_, '_> {
-    fn restart(&mut self) {
-        self.len = 0;
-        self.reached = 0;
-        self.overflowed = false;
-    }
-
-    #[inline]
-    fn leaf(&mut self, pos: &Position, steps: &[Step; 4], n: usize) {
-        let order = self.reached;
-        self.reached += 1;
-        let score = self.base.score_steps(pos, &steps[..n]);
-        let full = self.len == RANKED_KEEP;
-        // Kept entries all score at least the last one: a lower score is a result
-        // not kept (new, or a repeat of one dropped earlier), so more than
-        // RANKED_KEEP distinct results exist; an equal score loses the tie to the
-        // kept one unless it is that very result.
-        if full && score <= self.best[RANKED_KEEP - 1].0 {
-            if score < self.best[RANKED_KEEP - 1].0
-                || !self.best.iter().any(|e| e.0 == score && e.2 == *pos)
-            {
-                self.overflowed = true;
-            }
-            return;
-        }
-        // A repeat has its first arrival's score.
-        if self.best[..self.len]
-            .iter()
-            .any(|e| e.0 == score && e.2 == *pos)
-        {
-            return;
-        }
-        if full {
-            self.overflowed = true;
-        } else {
-            self.len += 1;
-        }
-        // After every entry scoring at least as much (ties stay first reached).
-        let mut i = self.len - 1;
-        while i > 0 && self.best[i - 1].0 < score {
-            self.best[i] = self.best[i - 1];
-            i -= 1;
-        }
-        self.best[i] = (score, order, *pos);
-    }
-}
 
 /// Net values of the results of moves from one state, each computed once: an
 /// open-addressing table cleared in O(1) by bumping a stamp.
@@ -243,12 +160,12 @@ fn roll_value(
     pos: &Position,
     dice: Dice,
 ) -> Probs {
-    let mut top = TopRanked::new(base);
+    let mut top = TopRanked::<RANKED_KEEP>::new(base, RANKED_KEEP);
     if movegen::walk(pos, dice, &mut top) == 0 {
         return eval.evaluate_with(&pos.switch_sides(), es).flip();
     }
     ls.probs.clear();
-    for &(_, _, result) in top.chosen() {
+    for &(_, _, result) in top.chosen_like_the_list() {
         let p = ls
             .memo
             .get_or(&result, || eval.evaluate_child(&result.switch_sides(), es));
@@ -262,75 +179,6 @@ fn roll_value(
 mod tests {
     use super::*;
     use crate::testutil::{default_nets, random_positions};
-
-    /// The selection as first written: list every move, score each, take the best
-    /// `RANKED_KEEP` by repeated maxima (first listed on ties), or every move when
-    /// there are no more than that.
-    fn chosen_from_list(pos: &Position, dice: Dice) -> Vec<Position> {
-        let mut gen = MoveGenerator::new();
-        let moves = gen.generate(pos, dice);
-        if moves.len() <= RANKED_KEEP {
-            return moves.iter().map(|m| *m.result()).collect();
-        }
-        let base = RankBase::new(pos, pubeval::is_race(pos));
-        let mut scored: Vec<f32> = moves.iter().map(|m| base.score(m)).collect();
-        let mut out = Vec::new();
-        for _ in 0..RANKED_KEEP {
-            let mut best = 0;
-            for (i, &s) in scored.iter().enumerate() {
-                if s > scored[best] {
-                    best = i;
-                }
-            }
-            scored[best] = f32::NEG_INFINITY;
-            out.push(*moves[best].result());
-        }
-        out
-    }
-
-    #[test]
-    fn the_walk_keeps_what_the_list_would_choose() {
-        let mut compared = 0;
-        for pos in random_positions(3000, 21) {
-            let base = RankBase::new(&pos, pubeval::is_race(&pos));
-            for &(dice, _) in &Dice::ALL_21 {
-                let mut top = TopRanked::new(&base);
-                let played = movegen::walk(&pos, dice, &mut top);
-                let expected = chosen_from_list(&pos, dice);
-                if played == 0 {
-                    assert!(expected.is_empty(), "{pos:?} {dice:?}");
-                    continue;
-                }
-                let got: Vec<Position> = top.chosen().iter().map(|e| e.2).collect();
-                assert_eq!(got, expected, "{pos:?} {dice:?}");
-                compared += 1;
-            }
-        }
-        assert!(compared > 50_000);
-    }
-
-    #[test]
-    fn equal_scores_go_to_the_first_reached() {
-        // Scores are fed directly: a result reached again is dropped, a new one
-        // with an equal score ranks after the kept one.
-        let base = RankBase::new(&Position::STARTING, false);
-        let mut top = TopRanked::new(&base);
-        // Nobody on the opponent's bar: the bar term is the same for all.
-        let positions: Vec<Position> = random_positions(100, 3)
-            .into_iter()
-            .filter(|p| p.pips()[crate::position::OPP_BAR] == 0)
-            .take(6)
-            .collect();
-        let steps = [Step::default(); 4];
-        for p in &positions {
-            top.leaf(p, &steps, 0);
-        }
-        // With no steps every score is the base's own: all tie.
-        top.leaf(&positions[0], &steps, 0);
-        assert!(top.overflowed);
-        let got: Vec<Position> = top.chosen().iter().map(|e| e.2).collect();
-        assert_eq!(got, positions[..RANKED_KEEP].to_vec());
-    }
 
     #[test]
     fn the_play_after_the_luck_values_is_the_net_s_best_move() {
