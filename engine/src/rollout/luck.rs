@@ -33,6 +33,10 @@ use crate::position::Position;
 /// self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4 0.0061,
 /// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
 /// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
+/// Once the walk, the per-ply first layer and the memo made the ranking cheap
+/// (2026-11-30), keep 6 cost +20% CPU and keep 8 +45% for -16% and -19% variance:
+/// 4 still. Fewer in races only (keep 2 / 1 there): variance +1.2% / +2.5% for
+/// -1% / -2% CPU, so races keep 4 too.
 pub const RANKED_KEEP: usize = 4;
 
 /// Net values of the results of moves from one state, each computed once: an
