@@ -18,11 +18,17 @@ fn ok(args: &[&str]) {
     );
 }
 
-#[test]
-fn fitting_only_the_contact_net_keeps_the_race_net() {
-    let dir = std::env::temp_dir().join(format!("bgfarm-cli-train-{}", std::process::id()));
+/// An empty directory of this test process (removed by the test at its end).
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bgfarm-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn fitting_only_the_contact_net_keeps_the_race_net() {
+    let dir = fresh_dir("train");
     let path = |f: &str| dir.join(f).display().to_string();
     ok(&[
         "train",
@@ -84,9 +90,7 @@ fn fitting_only_the_contact_net_keeps_the_race_net() {
 
 #[test]
 fn outcome_targets_from_trials_fit_the_nets() {
-    let dir = std::env::temp_dir().join(format!("bgfarm-cli-outcomes-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("outcomes");
     let path = |f: &str| dir.join(f).display().to_string();
     ok(&[
         "train",

@@ -29,66 +29,59 @@ pub fn format_sample(s: &Sample) -> String {
     line
 }
 
-/// Parses one line; `lineno` (1-based) goes into the error message.
-pub fn parse_sample(line: &str, lineno: usize) -> Result<Sample, ParseError> {
+/// The position and five values of one line, each value within `range`. Errors
+/// name a value `what.0` (plural `what.1`) and the range `range.1`.
+fn parse_values(
+    line: &str,
+    lineno: usize,
+    what: (&str, &str),
+    range: (std::ops::RangeInclusive<f32>, &str),
+) -> Result<(Position, [f32; OUTPUTS]), ParseError> {
     let err = |m: String| ParseError::new(format!("line {lineno}: {m}"));
     let mut fields = line.split_ascii_whitespace();
     let id = fields.next().ok_or_else(|| err("empty line".into()))?;
     let pos = position_id::decode(id).map_err(|e| err(e.message().to_string()))?;
-    let mut probs = [0f32; OUTPUTS];
-    for (k, p) in probs.iter_mut().enumerate() {
+    let mut values = [0f32; OUTPUTS];
+    for (k, p) in values.iter_mut().enumerate() {
         let f = fields
             .next()
-            .ok_or_else(|| err(format!("{} probabilities, expected {OUTPUTS}", k)))?;
+            .ok_or_else(|| err(format!("{k} {}, expected {OUTPUTS}", what.1)))?;
         let v: f32 = f
             .parse()
             .map_err(|_| err(format!("{f:?} is not a number")))?;
-        if !(0.0..=1.0).contains(&v) {
-            return Err(err(format!("probability {v} outside 0..1")));
+        if !range.0.contains(&v) {
+            return Err(err(format!("{} {v} outside {}", what.0, range.1)));
         }
         *p = v;
     }
     if fields.next().is_some() {
-        return Err(err(format!("more than {OUTPUTS} probabilities")));
+        return Err(err(format!("more than {OUTPUTS} {}", what.1)));
     }
+    Ok((pos, values))
+}
+
+/// Parses one line; `lineno` (1-based) goes into the error message.
+pub fn parse_sample(line: &str, lineno: usize) -> Result<Sample, ParseError> {
+    let nouns = ("probability", "probabilities");
+    let (pos, probs) = parse_values(line, lineno, nouns, (0.0..=1.0, "0..1"))?;
     // Cumulative convention: gammons are part of wins, backgammons of gammons.
     let [w, wg, wbg, lg, lbg] = probs;
     let slack = 1e-4;
     if wg > w + slack || wbg > wg + slack || lg > 1.0 - w + slack || lbg > lg + slack {
-        return Err(err(
-            "probabilities break the cumulative convention (gammons within wins)".into(),
-        ));
+        return Err(ParseError::new(format!(
+            "line {lineno}: probabilities break the cumulative convention (gammons within wins)"
+        )));
     }
     Ok(Sample { pos, probs })
 }
 
-/// Parses a whole file's text; blank lines and lines starting with `#` are skipped.
 /// Parses one line of trial-outcome targets (`bgfarm train outcomes`): the format of
-/// [`format_sample`], but each value only has to be finite and within -4..5 (a
-/// luck-adjusted result is a probability plus zero-mean noise, so it may leave 0..1
-/// and break the cumulative order; clipping it would bias the fit). The range
-/// -4..5 only refuses garbage: the noise reaches ~1.1 in a million targets.
+/// [`format_sample`], but each value only has to be within -4..5 (a luck-adjusted
+/// result is a probability plus zero-mean noise, so it may leave 0..1 and break the
+/// cumulative order; clipping it would bias the fit). The range only refuses
+/// garbage: the noise reaches ~1.1 in a million targets.
 pub fn parse_target(line: &str, lineno: usize) -> Result<Sample, ParseError> {
-    let err = |m: String| ParseError::new(format!("line {lineno}: {m}"));
-    let mut fields = line.split_ascii_whitespace();
-    let id = fields.next().ok_or_else(|| err("empty line".into()))?;
-    let pos = position_id::decode(id).map_err(|e| err(e.message().to_string()))?;
-    let mut probs = [0f32; OUTPUTS];
-    for (k, p) in probs.iter_mut().enumerate() {
-        let f = fields
-            .next()
-            .ok_or_else(|| err(format!("{} values, expected {OUTPUTS}", k)))?;
-        let v: f32 = f
-            .parse()
-            .map_err(|_| err(format!("{f:?} is not a number")))?;
-        if !(-4.0..=5.0).contains(&v) {
-            return Err(err(format!("target {v} outside -4..5")));
-        }
-        *p = v;
-    }
-    if fields.next().is_some() {
-        return Err(err(format!("more than {OUTPUTS} values")));
-    }
+    let (pos, probs) = parse_values(line, lineno, ("target", "targets"), (-4.0..=5.0, "-4..5"))?;
     Ok(Sample { pos, probs })
 }
 
@@ -101,6 +94,7 @@ pub fn parse_targets(text: &str) -> Result<Vec<Sample>, ParseError> {
         .collect()
 }
 
+/// Parses a whole file's text; blank lines and lines starting with `#` are skipped.
 pub fn parse_samples(text: &str) -> Result<Vec<Sample>, ParseError> {
     text.lines()
         .enumerate()
