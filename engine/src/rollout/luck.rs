@@ -36,7 +36,9 @@ use crate::position::Position;
 /// Once the walk, the per-ply first layer and the memo made the ranking cheap
 /// (2026-11-30), keep 6 cost +20% CPU and keep 8 +45% for -16% and -19% variance:
 /// 4 still. Fewer in races only (keep 2 / 1 there): variance +1.2% / +2.5% for
-/// -1% / -2% CPU, so races keep 4 too.
+/// -1% / -2% CPU, so races keep 4 too. By roll (same trials, 5,184, seed 1):
+/// non-doubles 5 gave -7% variance for +7-9% CPU, doubles 6 or 8 -4% / -5% for
+/// +6-15%, non-doubles 3 +15% variance: 4 for all.
 pub const RANKED_KEEP: usize = 4;
 
 /// Net values of the results of moves from one state, each computed once: an
