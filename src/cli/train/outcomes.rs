@@ -21,16 +21,16 @@
 //! since the targets are values under 0-ply play, not under the best play, and
 //! play strength did not change (-0.016 +- 0.011 ppg over 10,000 games).
 
+use super::supervised::{create, io_err, pool};
 use crate::cli::nets::load_evaluator;
 use crate::cli::CliError;
-use bgfarm_engine::eval::neural::Class;
-use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::{
     outcome_targets, run_trial_visiting, CubeStart, TrialScratch, TrialSettings,
 };
+use bgfarm_engine::train::dataset::{format_sample, Sample};
 use bgfarm_engine::Position;
 use rayon::prelude::*;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -58,10 +58,8 @@ pub struct OutcomesArgs {
 
 pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
     let eval = load_evaluator(&a.net)?;
-    let pool = super::supervised::pool(a.threads)?;
-    let file = std::fs::File::create(&a.out)
-        .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
-    let mut out = BufWriter::new(file);
+    let pool = pool(a.threads)?;
+    let mut out = create(&a.out)?;
     let settings = TrialSettings::default();
     let start = Instant::now();
     let (mut done, mut written) = (0u64, 0usize);
@@ -94,17 +92,10 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
                 )
                 .collect()
         });
-        for (pos, y) in chunk.iter().flatten() {
-            // The exact tables answer endgames; nothing to learn there.
-            if !matches!(eval.class(pos), Class::Contact | Class::Race) {
-                continue;
-            }
-            let mut line = position_id::encode(pos);
-            for v in y {
-                line.push_str(&format!(" {v:.7}"));
-            }
-            writeln!(out, "{line}")
-                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", a.out.display())))?;
+        // Trials stop where the exact bear-off tables take over, so every state
+        // here is one the contact or race net answers.
+        for &(pos, probs) in chunk.iter().flatten() {
+            writeln!(out, "{}", format_sample(&Sample { pos, probs })).map_err(io_err(&a.out))?;
             written += 1;
         }
         done += n;
@@ -113,8 +104,7 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
             done as f64 / start.elapsed().as_secs_f64()
         );
     }
-    out.flush()
-        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", a.out.display())))?;
+    out.flush().map_err(io_err(&a.out))?;
     println!(
         "{written} targets from {} trials in {:.0} s -> {}",
         a.games,

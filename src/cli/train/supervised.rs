@@ -19,6 +19,7 @@ use bgfarm_engine::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
 use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig};
+use bgfarm_engine::ParseError;
 use bgfarm_engine::Position;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -135,13 +136,13 @@ pub(super) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError
         .map_err(|e| CliError::msg(format!("cannot start threads: {e}")))
 }
 
-fn create(path: &Path) -> Result<BufWriter<std::fs::File>, CliError> {
+pub(super) fn create(path: &Path) -> Result<BufWriter<std::fs::File>, CliError> {
     std::fs::File::create(path)
         .map(BufWriter::new)
         .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
 }
 
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
+pub(super) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
     move |e| CliError::msg(format!("cannot write {}: {e}", path.display()))
 }
 
@@ -319,6 +320,22 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Every sample of `paths`, each file parsed by `parse` (labels or targets); an
+/// error names the file and the line.
+fn read_all(
+    paths: &[PathBuf],
+    parse: fn(&str) -> Result<Vec<Sample>, ParseError>,
+) -> Result<Vec<Sample>, CliError> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+        samples
+            .extend(parse(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?);
+    }
+    Ok(samples)
+}
+
 pub fn fit(a: FitArgs) -> Result<(), CliError> {
     if a.epochs == 0 || a.lr_start <= 0.0 || a.lr_end <= 0.0 {
         return Err(CliError::msg(
@@ -340,21 +357,8 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             *net = net.widen(h, seed);
         }
     }
-    let mut samples = Vec::new();
-    for path in &a.data {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-        samples.extend(
-            parse_samples(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
-        );
-    }
-    for path in &a.targets {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-        samples.extend(
-            parse_targets(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?,
-        );
-    }
+    let mut samples = read_all(&a.data, parse_samples)?;
+    samples.extend(read_all(&a.targets, parse_targets)?);
     let (mut contact, mut race): (Vec<Sample>, Vec<Sample>) = samples
         .iter()
         .copied()
