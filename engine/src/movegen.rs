@@ -58,9 +58,9 @@ impl Move {
 }
 
 /// Where the walk over checker steps sends its leaves: the move generator's list of
-/// distinct moves, or a consumer that keeps only what it needs (the rollouts' luck
-/// estimate keeps PubEval's best few and never builds the list, see
-/// `rollout::luck`).
+/// distinct moves, or a consumer that keeps only what it needs (PubEval's best few
+/// for the rollouts' luck estimate and the search's reply choice, never building the
+/// list: `eval::top_ranked`).
 ///
 /// The walk enforces the rules on how many dice must be played: a leaf arrives only
 /// if no leaf reported so far played more dice, and [`Leaves::restart`] comes first

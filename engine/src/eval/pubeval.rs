@@ -464,7 +464,7 @@ mod tests {
             for m in &moves {
                 let (a, c) = (score(m.result(), race), RankBase::new(&pos, race).score(m));
                 assert!(
-                    a == c || (a - c).abs() <= 1e-4 * a.abs().max(1.0),
+                    a == c || (a - c).abs() <= 1e-5 * a.abs().max(1.0),
                     "{a} vs {c}"
                 );
                 checked += 1;

@@ -100,6 +100,9 @@ impl Memo {
 pub struct LuckScratch {
     memo: Memo,
     probs: Vec<Probs>,
+    /// The state whose children `memo` holds (and the evaluator scratch's first
+    /// layers were prepared for) since the last [`ranked_values`].
+    parent: Option<Position>,
 }
 
 impl Default for LuckScratch {
@@ -107,7 +110,17 @@ impl Default for LuckScratch {
         LuckScratch {
             memo: Memo::new(),
             probs: Vec::with_capacity(RANKED_KEEP),
+            parent: None,
         }
+    }
+}
+
+impl LuckScratch {
+    /// Makes the memo and `es`'s first layers those of `pos`'s children.
+    fn start(&mut self, eval: &NeuralEvaluator<'_>, es: &mut EvalScratch, pos: &Position) {
+        eval.prepare_children(pos, es);
+        self.memo.clear();
+        self.parent = Some(*pos);
     }
 }
 
@@ -121,8 +134,7 @@ pub fn ranked_values(
     pos: &Position,
 ) -> [Probs; 21] {
     let base = RankBase::new(pos, pubeval::is_race(pos));
-    eval.prepare_children(pos, es);
-    ls.memo.clear();
+    ls.start(eval, es, pos);
     let mut values = [Probs::default(); 21];
     for (v, &(dice, _)) in values.iter_mut().zip(&Dice::ALL_21) {
         *v = roll_value(eval, es, ls, &base, pos, dice);
@@ -131,10 +143,11 @@ pub fn ranked_values(
 }
 
 /// The 0-ply play of `dice` at `pos` (the position after the net's best move, as
-/// [`NeuralEvaluator::best_successor`] chooses it), right after [`ranked_values`] of
-/// the same `pos` with the same buffers: the move's candidates share that call's
+/// [`NeuralEvaluator::best_successor`] chooses it). Right after [`ranked_values`] of
+/// the same `pos` with the same buffers, the move's candidates share that call's
 /// first layers and memo (PubEval's 4 of the roll are valued already), which saves
-/// ~5% of a trial.
+/// ~5% of a trial; for another `pos` both start afresh. `es` must not be used for
+/// other evaluations in between.
 pub fn play_after_ranked(
     eval: &NeuralEvaluator<'_>,
     es: &mut EvalScratch,
@@ -143,6 +156,9 @@ pub fn play_after_ranked(
     pos: &Position,
     dice: Dice,
 ) -> Position {
+    if ls.parent != Some(*pos) {
+        ls.start(eval, es, pos);
+    }
     let moves = gen.generate(pos, dice);
     ls.probs.clear();
     for m in moves {
@@ -194,7 +210,11 @@ mod tests {
         let mut probs = Vec::new();
         for (k, pos) in random_positions(400, 8).iter().enumerate() {
             let dice = Dice::ALL_21[k % 21].0;
-            ranked_values(&eval, &mut es, &mut ls, pos);
+            // Every other position without the luck values first: the memo of
+            // the previous position must not answer.
+            if k % 2 == 0 {
+                ranked_values(&eval, &mut es, &mut ls, pos);
+            }
             let got = play_after_ranked(&eval, &mut es, &mut ls, &mut gen, pos, dice);
             let (expected, _) = eval.best_successor(&mut gen, &mut es, &mut probs, pos, dice);
             assert_eq!(got, expected, "{pos:?} {dice:?}");

@@ -35,8 +35,7 @@ use crate::eval::neural::{EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval::{self, RankBase};
 use crate::eval::top_ranked::TopRanked;
 use crate::eval::{terminal_probs, Probs};
-use crate::movegen;
-use crate::movegen::{Move, MoveGenerator};
+use crate::movegen::{self, Move, MoveGenerator};
 use crate::position::Position;
 
 /// Lowest ply whose values go through the cache by default. A 0-ply value costs
@@ -257,7 +256,6 @@ impl<'a> Searcher<'a> {
             1 => return Reply::Next(self.gen.moves()[0].next_position()),
             _ => {}
         }
-        let keep = usize::from(self.prune.keep);
         let mut best: Option<(f32, usize, Probs)> = None;
         let mut consider = |i: usize, this: &mut Self| {
             let next = this.gen.moves()[i].next_position();
