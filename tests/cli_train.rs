@@ -174,3 +174,123 @@ fn outcome_targets_from_trials_fit_the_nets() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rollout_labels_resume_to_the_same_file_and_refuse_a_ply() {
+    let dir = fresh_dir("rollout-label");
+    let path = |f: &str| dir.join(f).display().to_string();
+    std::fs::write(dir.join("pos.txt"), format!("{RACE}\n{CONTACT}\n{RACE}\n")).unwrap();
+    let positions = path("pos.txt");
+    let label = |out: &str, extra: &[&str]| {
+        let out = path(out);
+        let mut args = vec![
+            "train",
+            "label",
+            "--rollout",
+            "36",
+            "--positions",
+            &positions,
+            "--out",
+            &out,
+        ];
+        args.extend(extra);
+        ok(&args);
+    };
+    label("whole.txt", &[]);
+    label("parts.txt", &["--limit", "1"]);
+    label("parts.txt", &[]);
+    let whole = std::fs::read_to_string(dir.join("whole.txt")).unwrap();
+    assert_eq!(
+        whole,
+        std::fs::read_to_string(dir.join("parts.txt")).unwrap()
+    );
+    let lines: Vec<Vec<&str>> = whole.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(lines.len(), 3);
+    // The same position gets the same label; the race is lost, mostly a gammon.
+    assert_eq!(lines[0], lines[2]);
+    assert_eq!(lines[0][0], RACE);
+    let lose_gammon: f64 = lines[0][4].parse().unwrap();
+    assert!(lose_gammon > 0.95, "{whole}");
+    // Another seed, other dice: a different label for the opening.
+    label("seed2.txt", &["--seed", "2"]);
+    let seed2 = std::fs::read_to_string(dir.join("seed2.txt")).unwrap();
+    assert_ne!(seed2.lines().nth(1), whole.lines().nth(1));
+    let both = bgfarm(&[
+        "train",
+        "label",
+        "--rollout",
+        "36",
+        "--ply",
+        "1",
+        "--positions",
+        &path("pos.txt"),
+        "--out",
+        &path("x.txt"),
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
+    let dir = fresh_dir("races");
+    let path = |f: &str| dir.join(f).display().to_string();
+    for (kind, file) in [("backgammon", "bg.txt"), ("gammon", "gam.txt")] {
+        ok(&[
+            "train",
+            "races",
+            "--kind",
+            kind,
+            "--count",
+            "40",
+            "--seed",
+            "9",
+            "--out",
+            &path(file),
+        ]);
+    }
+    ok(&[
+        "train",
+        "positions",
+        "--games",
+        "6",
+        "--class",
+        "race",
+        "--out",
+        &path("race.txt"),
+    ]);
+    for file in ["bg.txt", "gam.txt", "race.txt"] {
+        let ids = std::fs::read_to_string(dir.join(file)).unwrap();
+        let ids: Vec<&str> = ids.lines().collect();
+        assert!(ids.len() >= 10, "{file}: {ids:?}");
+        let distinct: std::collections::HashSet<_> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len(), "{file}");
+        // Every fifth: the race net (or the exact tables, never) answers.
+        for id in ids.iter().step_by(5) {
+            assert_eq!(
+                json(&["eval", id, "--json"])["evaluator"],
+                "race net",
+                "{file} {id}"
+            );
+        }
+    }
+    // Same seed, same file; the kinds differ.
+    ok(&[
+        "train",
+        "races",
+        "--kind",
+        "gammon",
+        "--count",
+        "40",
+        "--seed",
+        "9",
+        "--out",
+        &path("again.txt"),
+    ]);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    assert_eq!(read("gam.txt"), read("again.txt"));
+    assert_ne!(read("gam.txt"), read("bg.txt"));
+    let bad = bgfarm(&["train", "races", "--kind", "prime", "--out", &path("x.txt")]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

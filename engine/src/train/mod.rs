@@ -2,5 +2,6 @@
 //! supervised fitting to positions labelled by a deeper search.
 
 pub mod dataset;
+pub mod races;
 pub mod supervised;
 pub mod td;

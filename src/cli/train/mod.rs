@@ -2,8 +2,9 @@
 //!
 //! - `td`: TD(lambda) self-play from random weights (how the shipped nets started);
 //! - `positions`, `label`, `fit`: supervised training: self-play positions, labelled
-//!   by an n-ply search of the current nets, fitted by gradient descent (how they
-//!   were refined). `scripts/train-default-nets.sh` runs both, with the counts used
+//!   by an n-ply search of the current nets or by rollouts, fitted by gradient
+//!   descent (how they were refined); `races` draws the races with gammons at stake
+//!   that self-play seldom reaches. `scripts/train-default-nets.sh` runs both, with the counts used
 //!   for the shipped nets.
 
 mod outcomes;
@@ -26,6 +27,9 @@ pub enum Method {
     Td(td::TdArgs),
     /// Supervised step 1: positions from self-play games of the current nets.
     Positions(supervised::PositionsArgs),
+    /// Random races with gammons or backgammons at stake, which self-play seldom
+    /// reaches (positions for `label --rollout`).
+    Races(supervised::RacesArgs),
     /// Supervised step 2: label positions with their n-ply probabilities (resumable).
     Label(supervised::LabelArgs),
     /// Supervised step 3: fit the nets to labelled positions.
@@ -39,6 +43,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.method {
         Method::Td(a) => td::run(a),
         Method::Positions(a) => supervised::positions(a),
+        Method::Races(a) => supervised::races(a),
         Method::Label(a) => supervised::label(a),
         Method::Fit(a) => supervised::fit(a),
         Method::Outcomes(a) => outcomes::outcomes(a),

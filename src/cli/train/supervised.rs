@@ -14,10 +14,12 @@ use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::ids::position_id;
+use bgfarm_engine::rollout::TrialScratch;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
 use bgfarm_engine::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
+use bgfarm_engine::train::races::{race_positions, RaceKind};
 use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig};
 use bgfarm_engine::ParseError;
 use bgfarm_engine::Position;
@@ -49,12 +51,38 @@ pub struct PositionsArgs {
     /// How many of the best moves an exploratory move is drawn from.
     #[arg(long, default_value_t = Exploration::default().top)]
     pub explore_top: usize,
+    /// Keep only the positions one net answers (default: both).
+    #[arg(long, value_enum)]
+    pub class: Option<Nets>,
     /// Output file: one position ID per line.
     #[arg(long)]
     pub out: PathBuf,
     /// Worker threads (default: one per core). Never changes the output.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+pub struct RacesArgs {
+    /// What is at stake: `backgammon` (the side behind still has checkers in the
+    /// other's home board) or `gammon` (it has borne off nothing).
+    #[arg(long, value_enum)]
+    pub kind: RaceKindArg,
+    /// Positions to write.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file: one position ID per line.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `--kind` of `bgfarm train races`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RaceKindArg {
+    Backgammon,
+    Gammon,
 }
 
 #[derive(clap::Args)]
@@ -68,6 +96,17 @@ pub struct LabelArgs {
     /// Search depth of the labels (GNU Backgammon's numbering; 0 = the nets).
     #[arg(long, default_value_t = 2)]
     pub ply: u8,
+    /// Label by a rollout of this many trials instead of a search (0-ply play,
+    /// variance reduction, stopped at the exact bear-off tables; 72 trials label a
+    /// self-play race in ~15 ms on one core). A rollout labels what happens when
+    /// the game is played out, so it can teach the nets what their search cannot
+    /// (gammons and backgammons in races).
+    #[arg(long, conflicts_with_all = ["ply", "prune"], value_parser = clap::value_parser!(u64).range(1..=46_656))]
+    pub rollout: Option<u64>,
+    /// Dice seed of the rollout labels (each position's trials are also keyed by the
+    /// position, so different positions see different dice).
+    #[arg(long, default_value_t = 1, requires = "rollout")]
+    pub seed: u64,
     /// Nets to search with.
     #[arg(long, default_value = "default")]
     pub net: String,
@@ -175,7 +214,12 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         });
         for pos in games.iter().flatten() {
             total += 1;
-            if seen.insert(position_id::key(pos)) {
+            let wanted = match a.class {
+                None | Some(Nets::Both) => true,
+                Some(Nets::Contact) => eval.class(pos) == Class::Contact,
+                Some(Nets::Race) => eval.class(pos) == Class::Race,
+            };
+            if wanted && seen.insert(position_id::key(pos)) {
                 kept += 1;
                 writeln!(out, "{}", position_id::encode(pos)).map_err(io_err(&a.out))?;
             }
@@ -193,6 +237,22 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64(),
         a.out.display()
     );
+    Ok(())
+}
+
+/// `bgfarm train races`: random races with gammons or backgammons at stake (see
+/// `bgfarm_engine::train::races`), one position ID per line.
+pub fn races(a: RacesArgs) -> Result<(), CliError> {
+    let kind = match a.kind {
+        RaceKindArg::Backgammon => RaceKind::Backgammon,
+        RaceKindArg::Gammon => RaceKind::Gammon,
+    };
+    let mut out = create(&a.out)?;
+    for pos in race_positions(kind, a.seed, a.count) {
+        writeln!(out, "{}", position_id::encode(&pos)).map_err(io_err(&a.out))?;
+    }
+    out.flush().map_err(io_err(&a.out))?;
+    println!("{} {:?} races -> {}", a.count, a.kind, a.out.display());
     Ok(())
 }
 
@@ -286,14 +346,21 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
     let mut i = from;
     while i < to {
         let end = (i + CHUNK).min(to);
-        let labels: Vec<[f32; 5]> = pool.install(|| {
-            positions[i..end]
+        let labels: Vec<[f32; 5]> = pool.install(|| match a.rollout {
+            Some(trials) => positions[i..end]
+                .par_iter()
+                .map_init(
+                    || TrialScratch::new(&eval),
+                    |s, pos| sup::rollout_label(&eval, s, pos, trials, position_seed(a.seed, pos)),
+                )
+                .collect(),
+            None => positions[i..end]
                 .par_iter()
                 .map_init(
                     || Searcher::with_fingerprint(&eval, fingerprint, prune, Some(&cache)),
                     |s, pos| sup::label(s, pos, a.ply),
                 )
-                .collect()
+                .collect(),
         });
         for (pos, probs) in positions[i..end].iter().zip(labels) {
             let line = format_sample(&Sample { pos: *pos, probs });
@@ -310,14 +377,28 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             (to - i) as f64 / rate
         );
     }
+    let how = match a.rollout {
+        Some(t) => format!("by {t}-trial rollouts"),
+        None => format!("at {}-ply", a.ply),
+    };
     println!(
-        "{} positions labelled at {}-ply in {:.0} s -> {}",
+        "{} positions labelled {how} in {:.0} s -> {}",
         to - from,
-        a.ply,
         start.elapsed().as_secs_f64(),
         a.out.display()
     );
     Ok(())
+}
+
+/// The dice seed of `pos`'s rollout label: the run's seed mixed with the position's
+/// key, so that positions do not share their dice (their labels' errors would then
+/// be correlated) and a resumed run gives the same labels.
+fn position_seed(seed: u64, pos: &Position) -> u64 {
+    position_id::key(pos)
+        .iter()
+        .fold(seed ^ 0x9E37_79B9_7F4A_7C15, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+        })
 }
 
 /// Every sample of `paths`, each file parsed by `parse` (labels or targets); an
