@@ -66,6 +66,26 @@ fn fitting_only_the_contact_net_keeps_the_race_net() {
         "--out",
         &path("fit"),
     ]);
+    // Widening applies to the fitted net only: the race net keeps its width (the
+    // file's size; its bytes may differ in the metadata's order).
+    ok(&[
+        "train",
+        "fit",
+        "--data",
+        &path("labels.txt"),
+        "--epochs",
+        "1",
+        "--nets",
+        "contact",
+        "--hidden",
+        "136",
+        "--out",
+        &path("wide"),
+    ]);
+    let bytes = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    let size = |f: &str| bytes(f).len();
+    assert_eq!(size("wide/race.safetensors"), size("fit/race.safetensors"));
+    assert!(size("wide/contact.safetensors") > size("fit/contact.safetensors"));
     let eval = |pos: &str, net: &str| json(&["eval", pos, "--net", net, "--json"]);
     let fitted = path("fit");
     assert_eq!(eval(RACE, &fitted), eval(RACE, "default"));

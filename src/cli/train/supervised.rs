@@ -135,8 +135,9 @@ pub struct FitArgs {
     /// Directory for the fitted nets (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Widen the starting nets to this many hidden units first (a multiple of 8, at
-    /// least their width): more capacity for what the deeper labels know.
+    /// Widen the nets being fitted (`--nets`) to this many hidden units first (a
+    /// multiple of 8, at least their width): more capacity for what the deeper labels
+    /// know.
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Passes over the data.
@@ -425,10 +426,13 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     }
     let mut eval = load_evaluator(&a.init)?;
     if let Some(h) = a.hidden {
-        for (net, seed) in [
-            (&mut eval.contact, a.seed),
-            (&mut eval.race, a.seed ^ 0x5eed),
-        ] {
+        // Only the nets being fitted: a widened net computes the same values more
+        // slowly until it is trained.
+        let fitted = [
+            (a.nets != Nets::Race).then_some((&mut eval.contact, a.seed)),
+            (a.nets != Nets::Contact).then_some((&mut eval.race, a.seed ^ 0x5eed)),
+        ];
+        for (net, seed) in fitted.into_iter().flatten() {
             if !h.is_multiple_of(8) || h < net.hidden() || h > 4096 {
                 return Err(CliError::msg(format!(
                     "--hidden {h}: give a multiple of 8 from the nets' width ({}) to 4096",
