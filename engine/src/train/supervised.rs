@@ -27,7 +27,9 @@ use crate::eval::{best_move_index, terminal_probs, Probs};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::rollout::{run_trial, CubeStart, FirstPlyCache, TrialScratch, TrialSettings};
+use crate::rollout::{
+    run_batch, Candidate, CubeStart, FirstPlyCache, RolloutJob, TrialScratch, TrialSettings,
+};
 use crate::search::Searcher;
 
 /// How self-play games wander from the greedy line.
@@ -125,34 +127,26 @@ pub fn rollout_label(
     trials: u64,
     seed: u64,
 ) -> [f32; OUTPUTS] {
-    if let Some(p) = terminal_probs(pos) {
-        return p.0;
-    }
-    let settings = TrialSettings::default();
+    // A cubeless position rollout with the default settings, through the code
+    // `bgfarm rollout` runs (a finished game's trials return its result at once).
+    let job = RolloutJob {
+        candidates: vec![Candidate {
+            label: None,
+            start: *pos,
+            report_for_opponent: false,
+            cube: CubeStart::default(),
+        }],
+        seed,
+        settings: TrialSettings::default(),
+    };
     // The first plies of every trial start from the same states: share them.
     let cache = FirstPlyCache::default();
-    let mut sum = [0f64; OUTPUTS];
-    for t in 0..trials {
-        let o = run_trial(
-            eval,
-            None,
-            &settings,
-            pos,
-            &CubeStart::default(),
-            seed,
-            t,
-            Some(&cache),
-            false,
-            scratch,
-        );
-        for (s, x) in sum.iter_mut().zip(o) {
-            *s += x;
-        }
-    }
-    let n = trials.max(1) as f64;
-    Probs(std::array::from_fn(|k| (sum[k] / n) as f32))
-        .sanitized()
-        .0
+    let stats = run_batch(&job, eval, None, 0..trials, &[], Some(&cache), scratch);
+    Probs(std::array::from_fn(|k| {
+        stats.per_candidate[0][k].mean() as f32
+    }))
+    .sanitized()
+    .0
 }
 
 /// `pos`'s probabilities at `ply` plies (player on roll, before the roll).

@@ -3,9 +3,9 @@
 //! - `td`: TD(lambda) self-play from random weights (how the shipped nets started);
 //! - `positions`, `label`, `fit`: supervised training: self-play positions, labelled
 //!   by an n-ply search of the current nets or by rollouts, fitted by gradient
-//!   descent (how they were refined); `races` draws the races with gammons at stake
-//!   that self-play seldom reaches. `scripts/train-default-nets.sh` runs both, with the counts used
-//!   for the shipped nets.
+//!   descent (how they were refined); `races` draws the races with gammons at
+//!   stake that self-play seldom reaches. `scripts/train-default-nets.sh` runs both
+//!   pipelines, with the counts used for the shipped nets.
 
 mod outcomes;
 mod supervised;

@@ -51,9 +51,9 @@ pub struct PositionsArgs {
     /// How many of the best moves an exploratory move is drawn from.
     #[arg(long, default_value_t = Exploration::default().top)]
     pub explore_top: usize,
-    /// Keep only the positions one net answers (default: both).
-    #[arg(long, value_enum)]
-    pub class: Option<Nets>,
+    /// Keep only the positions one net answers.
+    #[arg(long, value_enum, default_value_t = Nets::Both)]
+    pub class: Nets,
     /// Output file: one position ID per line.
     #[arg(long)]
     pub out: PathBuf,
@@ -216,9 +216,9 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         for pos in games.iter().flatten() {
             total += 1;
             let wanted = match a.class {
-                None | Some(Nets::Both) => true,
-                Some(Nets::Contact) => eval.class(pos) == Class::Contact,
-                Some(Nets::Race) => eval.class(pos) == Class::Race,
+                Nets::Both => true,
+                Nets::Contact => eval.class(pos) == Class::Contact,
+                Nets::Race => eval.class(pos) == Class::Race,
             };
             if wanted && seen.insert(position_id::key(pos)) {
                 kept += 1;
