@@ -2,8 +2,8 @@
 # Time per 2-ply hint on the first 100 contact positions of the oracle bench
 # (engine/testdata/oracle/bench.jsonl), bgfarm next to GNU Backgammon.
 #
-# bgfarm: `bgfarm bench hint --ply 2 --filter normal --class contact --limit 100
-# --threads 1`, which times each hint inside the process (nets loaded, bear-off
+# bgfarm: `bgfarm bench hint --ply 2 --filter F --class contact --limit 100
+# --threads 1` for F = normal and gnu-normal, which times each hint inside the process (nets loaded, bear-off
 # tables built) and also reports how often the choice is GNU Backgammon's 2-ply best.
 # GNU Backgammon: one `gnubg -t` process runs `hint` on the same positions and dice
 # at 2-ply, cubeless, with its default (normal) move filter and pruning on, which is
@@ -22,12 +22,18 @@ if [ -z "${BGFARM:-}" ]; then
     BGFARM=target/release/bgfarm
 fi
 
-echo "== bgfarm: 2-ply hints (normal filter, prune 8), $n contact positions, 1 thread"
-out=$("$BGFARM" bench hint --ply 2 --filter normal --class contact --limit "$n" --threads 1 --json)
-ms=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"ms_per_hint":\([0-9.e+-]*\).*/\1/p')
-best=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"best_nply":\([0-9.e+-]*\).*/\1/p')
-printf 'bgfarm: %.1f ms per hint; GNU Backgammon 2-ply best play chosen in %.1f%%\n' \
-    "$ms" "$(awk -v b="$best" 'BEGIN { print 100 * b }')"
+# bgfarm's default (normal: GNU Backgammon's ladder plus a 1-ply step) and GNU
+# Backgammon's own ladder (gnu-normal), the one GNU Backgammon runs below.
+ms_of=""
+for filter in normal gnu-normal; do
+    echo "== bgfarm: 2-ply hints ($filter filter, prune 8), $n contact positions, 1 thread"
+    out=$("$BGFARM" bench hint --ply 2 --filter "$filter" --class contact --limit "$n" --threads 1 --json)
+    ms=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"ms_per_hint":\([0-9.e+-]*\).*/\1/p')
+    best=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"best_nply":\([0-9.e+-]*\).*/\1/p')
+    printf 'bgfarm %s: %.1f ms per hint; GNU Backgammon 2-ply best play chosen in %.1f%%\n' \
+        "$filter" "$ms" "$(awk -v b="$best" 'BEGIN { print 100 * b }')"
+    ms_of="$ms_of $filter=$ms"
+done
 
 # Debian installs it as /usr/games/gnubg, which is not always on PATH.
 gnubg=$(command -v gnubg || true)
@@ -78,7 +84,9 @@ awk -v t="$total" -v b="$base" -v n="$n" -v h="$hints" 'BEGIN {
     printf "gnubg: %.1f ms per hint (%.2f s for %d positions, start-up %.2f s subtracted; %d hint lists printed)\n",
         1000 * (t - b) / n, t - b, n, b, h
 }'
-awk -v g="$total" -v b="$base" -v n="$n" -v m="$ms" 'BEGIN {
-    gms = 1000 * (g - b) / n
-    if (m > 0) printf "bgfarm / gnubg time per hint: %.2f (below 1: bgfarm is faster)\n", m / gms
-}'
+for fm in $ms_of; do
+    awk -v g="$total" -v b="$base" -v n="$n" -v f="${fm%%=*}" -v m="${fm#*=}" 'BEGIN {
+        gms = 1000 * (g - b) / n
+        if (m > 0) printf "bgfarm (%s) / gnubg time per hint: %.2f (below 1: bgfarm is faster)\n", f, m / gms
+    }'
+done

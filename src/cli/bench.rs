@@ -26,11 +26,19 @@
 //! | | race (250) | 85.6% / 0.0035 (0.0011) | 92.0% / 0.0020 (0.0008) |
 //! | | all (1000) | 65.4% / 0.0235 (0.0018) | 74.9% / 0.0123 (0.0012) |
 //! | checkpoint after 1.25M games | all (1000) | 72.2% / 0.0137 (0.0013) | 81.8% / 0.0061 (0.0007) |
+//! | self-consistency nets, normal (`0:8:0.16,1:8:0.08`) | contact (670) | 75.1% / 0.0072 (0.0009) | 84.5% / 0.0029 (0.0004) |
+//! | | crashed (80) | 61.3% / 0.0254 (0.0053) | 76.2% / 0.0135 (0.0053) |
+//! | | all (1000) | 77.9% / 0.0072 (0.0008) | 86.5% / 0.0033 (0.0005) |
+//! | the same, gnu-normal (`0:8:0.16`) | contact / crashed | | 84.5% / 0.0029, 75.0% / 0.0165 |
 //!
+//! (The rows above the self-consistency nets used GNU Backgammon's normal ladder,
+//! then called normal and now gnu-normal.)
 //! GNU Backgammon's own 2-ply choice scores 99.3% / 0.0001 (its filter drops its
 //! 2-ply best play now and then). Time per 2-ply hint on the first 100 contact
 //! positions, one thread (`scripts/bench-hint-vs-gnubg.sh`): bgfarm 23.9 ms, GNU
-//! Backgammon 1.07 134.1 ms (2-ply, cubeless, its default filter and pruning).
+//! Backgammon 1.07 134.1 ms (2-ply, cubeless, its default filter and pruning), with
+//! the nets of that time. With the self-consistency nets, Nov 30: bgfarm normal
+//! 5.0-7.0 ms, gnu-normal 7.8-10.7 ms, GNU Backgammon 73-76 ms.
 
 use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
 use super::CliError;

@@ -31,14 +31,21 @@
 //! | | xg-large | 98.6% | 0.00026 (0.00008) | 9 | 4.6x |
 //! | checkpoint after 1.25M games | normal | 98.8% | 0.00030 (0.00008) | 9 | 4.0x |
 //! | | xg-large | 99.1% | 0.00019 (0.00007) | 6 | 4.8x |
-//! | self-consistency nets (Nov 2026, 78 s) | normal | 99.6% | 0.00004 (0.00003) | 1 | 4.2x |
-//! | | narrow | 99.6% | 0.00004 (0.00003) | 1 | 4.9x |
+//! | self-consistency nets (Nov 2026, 78 s) | normal, then `0:8:0.16` (now gnu-normal) | 99.6% | 0.00004 (0.00003) | 1 | 4.2x |
+//! | | narrow, then `0:8:0.12` (now gnu-narrow) | 99.6% | 0.00004 (0.00003) | 1 | 4.9x |
 //! | | xg-large | 99.5% | 0.00004 (0.00003) | 1 | 5.2x |
+//! | the same nets (Nov 30, 54 s) | normal (`0:8:0.16,1:8:0.08`) | 99.5% | 0.00005 (0.00003) | 1 | 5.8x |
+//! | | tiny (`0:5:0.08,1:5:0.04`) | 98.4% | 0.00021 (0.00005) | 8 | 10.4x |
+//! | | narrow (`0:8:0.12,1:8:0.06`) | 99.5% | 0.00006 (0.00003) | 1 | 6.9x |
+//! | | large (`0:16:0.32,1:16:0.16`) | 100.0% | 0.00000 (0.00000) | 0 | 3.1x |
+//! | | gnu-normal (`0:8:0.16`) | 99.6% | 0.00004 (0.00003) | 1 | 4.3x |
 //!
-//! The speed-up of a one-step filter is bounded by the plays it keeps: the normal
-//! filter keeps 4.6 to 5.2 of 18.6 to 19.7 plays here. With GNU Backgammon's own
-//! nets on the 1000 oracle bench positions it would keep 4.6 of 20.4 (99.2% agree,
-//! about 4.6x; computed from the file's `eq0`/`eq2`).
+//! The speed-up of a one-step filter is bounded by the plays it keeps: GNU
+//! Backgammon's normal ladder keeps 4.6 to 5.2 of 18.6 to 19.7 plays here. With GNU
+//! Backgammon's own nets on the 1000 oracle bench positions it would keep 4.6 of
+//! 20.4 (99.2% agree, about 4.6x; computed from the file's `eq0`/`eq2`). That is why
+//! bgfarm's presets put a 1-ply step before the 2-ply search (see
+//! `bgfarm_engine::search::filter`): the normal ladder searches 3.3 plays at 2-ply.
 
 use super::bench::Mean;
 use super::search_args::{check_ply, parse_filter, EvalArgs};
@@ -55,12 +62,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Filters scored when `--filters` is not given.
-const DEFAULT_FILTERS: [&str; 9] = [
+const DEFAULT_FILTERS: [&str; 11] = [
     "tiny",
     "narrow",
     "normal",
     "large",
     "huge",
+    "gnu-narrow",
+    "gnu-normal",
     "xg-normal",
     "xg-large",
     "normal+top2",
@@ -79,8 +88,8 @@ pub struct Args {
     #[arg(long, default_value_t = 2000)]
     pub decisions: usize,
     /// Filters to score: presets or custom ladders (see `bgfarm hint --help`),
-    /// separated by spaces. Default: tiny narrow normal large huge xg-normal xg-large
-    /// normal+top2 0:5:0.08,1:3:0.04.
+    /// separated by spaces. Default: tiny narrow normal large huge gnu-narrow
+    /// gnu-normal xg-normal xg-large normal+top2 0:5:0.08,1:3:0.04.
     #[arg(long, num_args = 1..)]
     pub filters: Vec<String>,
     /// Self-play seed: the same seed gives the same decisions.

@@ -31,9 +31,11 @@ pub struct Args {
     /// Search depth in GNU Backgammon's plies (0 = the raw nets), 0 to 3.
     #[arg(long, default_value_t = 2)]
     pub ply: u8,
-    /// Move filter: all, tiny, narrow, normal, large, huge, xg-normal, xg-large,
-    /// xg-huge, xg-gigantic, or steps PLY:MAX:THRESHOLD[:KEEP] joined by commas
-    /// (`0:8:0.16,2:2:0.04` = normal); append `+topK` to always keep the top K.
+    /// Move filter: all, tiny, narrow, normal, large, huge (GNU Backgammon's ladders
+    /// with a 1-ply step added: normal = `0:8:0.16,1:8:0.08,2:2:0.04`), gnu-tiny ...
+    /// gnu-huge (GNU Backgammon's exactly: gnu-normal = `0:8:0.16,2:2:0.04`),
+    /// xg-normal, xg-large, xg-huge, xg-gigantic, or steps PLY:MAX:THRESHOLD[:KEEP]
+    /// joined by commas; append `+topK` to always keep the top K.
     #[arg(long, default_value = "normal")]
     pub filter: String,
     /// Print one JSON object instead of a table.

@@ -19,8 +19,8 @@
 //! layer), the best `keep` are re-scored by the network, and the best of those is
 //! the reply. GNU Backgammon does the same with its small pruning networks (keeping
 //! ~5 to 10). With pruning off every reply is scored by the network. Measured on 40
-//! contact decisions (`search::measure`): 2-ply hints with the normal filter made
-//! 13,200 network evaluations each with the default pruning against 34,500 without.
+//! contact decisions (`search::measure`): 2-ply hints with GNU Backgammon's normal
+//! filter (now `gnu-normal`) made 13,200 network evaluations each with the default pruning against 34,500 without.
 //!
 //! A [`Searcher`] holds one thread's scratch space and move generator; create one per
 //! thread and share the evaluator and the [`EvalCache`]. Values are pure functions of
@@ -43,7 +43,7 @@ use crate::position::Position;
 /// caches (~0.1 µs in a 64 MiB table), and 0-ply values would flood the table:
 /// caching them too saved a third of the evaluations of 2-ply hints but no time
 /// (20-30 ms per hint either way), while caching from 1-ply on gave 17-18 ms
-/// (40 contact decisions, normal filter; `search::measure` tests).
+/// (40 contact decisions, GNU Backgammon's normal filter; `search::measure` tests).
 pub const DEFAULT_CACHE_MIN_PLY: u8 = 1;
 
 /// How replies inside the search are chosen. See the module docs.
@@ -304,7 +304,7 @@ impl<'a> Searcher<'a> {
     /// reached (so the net's ties go to the first generated, as in the list).
     /// Measured on the oracle bench's 670 contact decisions, one core, busy shared
     /// machine (`bgfarm bench hint --ply 2 --threads 1`, two alternating runs each):
-    /// 2-ply hints with the normal filter took 11.0-13.5 ms through the list (every
+    /// 2-ply hints with GNU Backgammon's normal filter (now `gnu-normal`) took 11.0-13.5 ms through the list (every
     /// reply scored by a 24-point PubEval pass, the kept ones encoded in full) and
     /// 8.0-8.8 ms so, with the same choices on all 1000 positions' tallies (the
     /// values differ from the list's only by the rounding of the incremental first
