@@ -9,6 +9,7 @@ pub mod bearoff;
 pub mod default_nets;
 pub mod fingerprint;
 pub mod net;
+pub mod net_rank;
 pub mod neural;
 pub mod probs;
 pub mod pubeval;

@@ -1,6 +1,7 @@
 //! The full static evaluator: exact endgame tables where they apply, a race net once
 //! contact is broken, the contact net otherwise.
 
+use super::net::encode::RAW_INPUTS;
 use super::net::{Base, Net, Scratch, OUTPUTS};
 use super::{best_move_index, terminal_probs, Evaluator, Probs};
 use crate::dice::Dice;
@@ -160,6 +161,39 @@ impl NeuralEvaluator<'_> {
                     .forward_from(&scratch.race_base, next, &mut scratch.race),
             )
             .sanitized()
+        }
+    }
+
+    /// The gradient of the net that values the children of the parent last given to
+    /// [`NeuralEvaluator::prepare_children`] (the contact net when `contact`, else
+    /// the race net), taken at that parent as the next player sees it, with respect
+    /// to the raw inputs in `rows` ([`Net::raw_gradient`]). It shares (and if needed makes)
+    /// the first-layer base [`NeuralEvaluator::evaluate_child`] uses, so the
+    /// children's values are bit for bit what they would be without it.
+    pub fn children_gradient(
+        &self,
+        scratch: &mut EvalScratch,
+        contact: bool,
+        rows: &[u16],
+        out: &mut [f32; RAW_INPUTS],
+    ) {
+        if contact {
+            if !scratch.contact_ready {
+                self.contact.set_base(
+                    &scratch.parent,
+                    &mut scratch.contact_base,
+                    &mut scratch.contact,
+                );
+                scratch.contact_ready = true;
+            }
+            self.contact.raw_gradient(&scratch.contact_base, rows, out);
+        } else {
+            if !scratch.race_ready {
+                self.race
+                    .set_base(&scratch.parent, &mut scratch.race_base, &mut scratch.race);
+                scratch.race_ready = true;
+            }
+            self.race.raw_gradient(&scratch.race_base, rows, out);
         }
     }
 

@@ -21,7 +21,7 @@
 use super::Player;
 use crate::dice::Dice;
 use crate::movegen::{Move, Step};
-use crate::position::{Position, OPP_BAR};
+use crate::position::{Position, BAR, OPP_BAR};
 
 /// Number of PubEval inputs: 5 per point, the opponent's bar, the mover's borne-off.
 pub const INPUTS: usize = 122;
@@ -154,8 +154,9 @@ pub fn score(after: &Position, race: bool) -> f32 {
 }
 
 /// Per point (1..=24, index `j - 1`) and signed checker count there (index `n + 15`):
-/// that point's PubEval contribution, for [`RankBase`].
-type PointTable = [[f32; 31]; 24];
+/// that point's contribution to a ranking score, for [`RankBase`]. PubEval's point
+/// `j` is the mover's point `25 - j` (its index in [`Position::pips`]).
+pub type PointTable = [[f32; 31]; 24];
 
 fn point_table(w: &[f32; INPUTS]) -> PointTable {
     let mut t = [[0f32; 31]; 24];
@@ -182,6 +183,13 @@ fn tables() -> &'static [PointTable; 2] {
     TABLES.get_or_init(|| [point_table(&CONTACT_WEIGHTS), point_table(&RACE_WEIGHTS)])
 }
 
+/// PubEval's point table for `race` and the weights of its bar input (the opponent's
+/// checkers on the bar / 2) and borne-off input (the mover's checkers off / 15).
+pub fn ranking_terms(race: bool) -> (&'static PointTable, f32, f32) {
+    let (t, w) = table_of(race);
+    (t, w[120], w[121])
+}
+
 /// The table and weights of `race`.
 #[inline]
 fn table_of(race: bool) -> (&'static PointTable, &'static [f32; INPUTS]) {
@@ -197,17 +205,17 @@ fn table_of(race: bool) -> (&'static PointTable, &'static [f32; INPUTS]) {
 /// still on the board or bar and `bar` opposing checkers on the bar; `None` when
 /// `left` is 0 (the game is won: the score is `+inf`).
 #[inline]
-fn bar_off_terms(w: &[f32; INPUTS], left: u32, bar: u8) -> Option<f32> {
+fn bar_off_terms(bar_w: f32, off_w: f32, left: u32, bar: u8) -> Option<f32> {
     if left == 0 {
         return None;
     }
     let mut s = 0.0f32;
     if bar > 0 {
-        s += w[120] * (f32::from(bar) / 2.0);
+        s += bar_w * (f32::from(bar) / 2.0);
     }
     let off = 15u32.saturating_sub(left);
     if off > 0 {
-        s += w[121] * (off as f32 / 15.0);
+        s += off_w * (off as f32 / 15.0);
     }
     Some(s)
 }
@@ -223,10 +231,18 @@ fn bar_off_terms(w: &[f32; INPUTS], left: u32, bar: u8) -> Option<f32> {
 /// summed in another order), and a pure function of the position and the move's
 /// result: the changed points are added in increasing order, and a point a move
 /// passes through unchanged adds exactly 0.
+///
+/// The same machinery ranks by any score of this shape (a per-point table plus bar
+/// and borne-off terms): [`RankBase::with_terms`], as [`crate::eval::net_rank`] does.
 pub struct RankBase<'a> {
     before: &'a Position,
-    table: &'static PointTable,
-    weights: &'static [f32; INPUTS],
+    table: &'a PointTable,
+    /// Weight of the opponent's checkers on the bar / 2 (PubEval's input 120).
+    bar_w: f32,
+    /// Weight of the mover's checkers off / 15 (PubEval's input 121).
+    off_w: f32,
+    /// Per mover's checker on the bar (PubEval has no such input: 0).
+    own_bar: f32,
     /// Sum of `before`'s per-point terms.
     points: f32,
     /// The mover's checkers on the board or bar.
@@ -237,7 +253,20 @@ impl<'a> RankBase<'a> {
     /// The base for the moves from `before` (the position before the roll, mover's
     /// view), with the race or contact weights (see [`is_race`]).
     pub fn new(before: &'a Position, race: bool) -> RankBase<'a> {
-        let (table, weights) = table_of(race);
+        let (table, bar_w, off_w) = ranking_terms(race);
+        RankBase::with_terms(before, table, bar_w, off_w, 0.0)
+    }
+
+    /// A base scoring by `table` and the bar and borne-off weights `bar_w` and
+    /// `off_w` (as PubEval's inputs 120 and 121), plus `own_bar` per mover's checker
+    /// on the bar. A move that bears off the last checker scores `+inf`.
+    pub fn with_terms(
+        before: &'a Position,
+        table: &'a PointTable,
+        bar_w: f32,
+        off_w: f32,
+        own_bar: f32,
+    ) -> RankBase<'a> {
         let p = before.pips();
         let points = table
             .iter()
@@ -247,7 +276,9 @@ impl<'a> RankBase<'a> {
         RankBase {
             before,
             table,
-            weights,
+            bar_w,
+            off_w,
+            own_bar,
             points,
             left: u32::from(before.mover_checkers()),
         }
@@ -286,8 +317,12 @@ impl<'a> RankBase<'a> {
             s += row[(i32::from(after[i]) + 15) as usize]
                 - row[(i32::from(before[i]) + 15) as usize];
         }
+        if self.own_bar != 0.0 {
+            s += self.own_bar * f32::from(after[BAR].unsigned_abs());
+        }
         match bar_off_terms(
-            self.weights,
+            self.bar_w,
+            self.off_w,
             self.left - borne_off,
             after[OPP_BAR].unsigned_abs(),
         ) {

@@ -10,9 +10,10 @@
 //! - [`Luck::Full`]: for every roll, the best move at 0-ply and its 0-ply value (GNU
 //!   Backgammon's choice at 0-ply chequer play). With 0-ply play the actual roll's best
 //!   move is also the move played, so the policy costs nothing extra.
-//! - [`Luck::Ranked`]: for every roll the moves are ranked by PubEval (a linear
-//!   function, ~20x cheaper than the net) and only the best [`RANKED_KEEP`] are valued by
-//!   the net ([`super::luck`]).
+//! - [`Luck::Ranked`]: for every roll the moves are ranked by a linear score (the net
+//!   linearized at the state, [`crate::eval::net_rank`]; ~20x cheaper per move than
+//!   the net) and only the best [`RANKED_KEEP`] are valued by the net
+//!   ([`super::luck`]).
 //!   About 4x cheaper per ply than `Full`; measure the trade-off with
 //!   `scripts/bench-rollout-precision.sh`.
 //!
@@ -47,7 +48,8 @@ pub enum Luck {
     Off,
     /// Best move for every roll at 0-ply by the net.
     Full,
-    /// Best move for every roll by PubEval, valued by the net.
+    /// Best move for every roll among the best few by a linear ranking, valued by
+    /// the net.
     Ranked,
 }
 

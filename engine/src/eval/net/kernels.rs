@@ -339,6 +339,49 @@ pub(crate) fn pre_activations(
     pre_generic::<BLOCK_BASELINE>(w, start, idx, val, pre)
 }
 
+/// `out[r] = row(r) . v` for each `r` in `rows`, where row `r` is the `r`-th run of
+/// `v.len()` weights in `w` (a multiple of 8): each dot product as 8 partial sums
+/// (lane `l` takes the products `8k + l` in order) added pairwise at the end, so the
+/// 8-lane AVX2 and 2 x 4-lane baseline builds give the same bits. For
+/// [`super::Net::raw_gradient`].
+#[inline]
+pub(crate) fn row_dots(level: SimdLevel, w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present (checked just above); the function is otherwise
+        // safe code.
+        return unsafe { row_dots_avx2(w, rows, v, out) };
+    }
+    let _ = level;
+    row_dots_generic(w, rows, v, out)
+}
+
+/// [`row_dots_generic`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2 (checked by [`SimdLevel::detect`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn row_dots_avx2(w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
+    row_dots_generic(w, rows, v, out)
+}
+
+#[inline(always)]
+fn row_dots_generic(w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
+    let n = v.len();
+    for &r in rows {
+        let r = usize::from(r);
+        let row = &w[r * n..(r + 1) * n];
+        let mut acc = [0f32; 8];
+        for (x, y) in row.chunks_exact(8).zip(v.chunks_exact(8)) {
+            for l in 0..8 {
+                acc[l] += x[l] * y[l];
+            }
+        }
+        out[r] = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,6 +276,43 @@ impl Net {
         Base::new(self.hidden)
     }
 
+    /// The gradient of the cubeless equity of `base`'s position (for its player on
+    /// roll) with respect to the raw inputs listed in `rows` (indices below
+    /// [`RAW_INPUTS`]), at that position: how much each checker-count, bar,
+    /// borne-off and pip unit moves the net's equity there. The other entries of
+    /// `out` are left as they are. [`crate::eval::net_rank`] turns it into a
+    /// move-ranking table.
+    ///
+    /// Cost: the hidden and output layers once, then one 128-wide dot product per
+    /// listed input ([`kernels::row_dots`]: 8 partial sums, AVX2 where present, the
+    /// same bits either way).
+    pub fn raw_gradient(&self, base: &Base, rows: &[u16], out: &mut [f32; RAW_INPUTS]) {
+        let h = self.hidden;
+        let hidden: Vec<f32> = base
+            .pre
+            .iter()
+            .map(|&a| kernels::sigmoid_approx(a))
+            .collect();
+        // d equity / d output: equity = 2 win - 1 + win gammon + win bg - lose gammon
+        // - lose bg, each output a sigmoid.
+        let de = [2.0f32, 1.0, 1.0, -1.0, -1.0];
+        let mut dh = vec![0f32; h];
+        for (k, row) in self.w2.chunks_exact(h).enumerate() {
+            let mut z = [0f32];
+            kernels::row_dots(SimdLevel::baseline(), row, &[0], &hidden, &mut z);
+            let p = kernels::sigmoid(self.b2[k] + z[0]);
+            let g = de[k] * p * (1.0 - p);
+            for (d, w) in dh.iter_mut().zip(row) {
+                *d += g * w;
+            }
+        }
+        for (d, a) in dh.iter_mut().zip(&hidden) {
+            *d *= a * (1.0 - a);
+        }
+        debug_assert!(rows.iter().all(|&r| usize::from(r) < RAW_INPUTS));
+        kernels::row_dots(SimdLevel::detect(), &self.w1, rows, &dh, out);
+    }
+
     /// One step of gradient descent on the cross-entropy between the outputs for the
     /// inputs in `scratch` (filled by [`Net::forward`] just before) and `target`.
     /// Cross-entropy with sigmoid outputs makes the output error simply `y - t`.
