@@ -135,14 +135,7 @@ impl NeuralEvaluator<'_> {
         if let Some(p) = terminal_probs(next) {
             p
         } else if next.has_contact() {
-            if !scratch.contact_ready {
-                self.contact.set_base(
-                    &scratch.parent,
-                    &mut scratch.contact_base,
-                    &mut scratch.contact,
-                );
-                scratch.contact_ready = true;
-            }
+            scratch.ready_contact(&self.contact);
             Probs(
                 self.contact
                     .forward_from(&scratch.contact_base, next, &mut scratch.contact),
@@ -151,11 +144,7 @@ impl NeuralEvaluator<'_> {
         } else if let Some(p) = self.endgame.and_then(|e| e.probs(next)) {
             p
         } else {
-            if !scratch.race_ready {
-                self.race
-                    .set_base(&scratch.parent, &mut scratch.race_base, &mut scratch.race);
-                scratch.race_ready = true;
-            }
+            scratch.ready_race(&self.race);
             Probs(
                 self.race
                     .forward_from(&scratch.race_base, next, &mut scratch.race),
@@ -178,21 +167,10 @@ impl NeuralEvaluator<'_> {
         out: &mut [f32; RAW_INPUTS],
     ) {
         if contact {
-            if !scratch.contact_ready {
-                self.contact.set_base(
-                    &scratch.parent,
-                    &mut scratch.contact_base,
-                    &mut scratch.contact,
-                );
-                scratch.contact_ready = true;
-            }
+            scratch.ready_contact(&self.contact);
             self.contact.raw_gradient(&scratch.contact_base, rows, out);
         } else {
-            if !scratch.race_ready {
-                self.race
-                    .set_base(&scratch.parent, &mut scratch.race_base, &mut scratch.race);
-                scratch.race_ready = true;
-            }
+            scratch.ready_race(&self.race);
             self.race.raw_gradient(&scratch.race_base, rows, out);
         }
     }
@@ -246,6 +224,24 @@ pub struct EvalScratch {
 }
 
 impl EvalScratch {
+    /// Makes the contact net's base for the current parent's children, once.
+    #[inline]
+    fn ready_contact(&mut self, net: &Net) {
+        if !self.contact_ready {
+            net.set_base(&self.parent, &mut self.contact_base, &mut self.contact);
+            self.contact_ready = true;
+        }
+    }
+
+    /// Makes the race net's base for the current parent's children, once.
+    #[inline]
+    fn ready_race(&mut self, net: &Net) {
+        if !self.race_ready {
+            net.set_base(&self.parent, &mut self.race_base, &mut self.race);
+            self.race_ready = true;
+        }
+    }
+
     /// True when the buffers fit `eval`'s nets.
     fn fits(&self, eval: &NeuralEvaluator<'_>) -> bool {
         self.contact.hidden.len() == eval.contact.hidden()
