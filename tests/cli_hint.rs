@@ -110,12 +110,13 @@ fn custom_filter_equals_its_preset() {
     // bgfarm's normal adds a 1-ply step to GNU Backgammon's (the same steps otherwise).
     assert_eq!(hint("normal"), hint("0:8:0.16,1:8:0.08,2:2:0.04"));
     assert_eq!(hint("gnu-normal"), hint("0:8:0.16,2:2:0.04"));
-    // Here the 1-ply step drops 13/9 6/4, the third play, before the 2-ply search.
-    let at_ply = |v: &serde_json::Value| -> Vec<serde_json::Value> {
-        moves_of(v).iter().map(|m| m["ply"].clone()).collect()
-    };
-    assert_eq!(at_ply(&hint("normal"))[..3], [2, 2, 1]);
-    assert_eq!(at_ply(&hint("gnu-normal"))[..3], [2, 2, 2]);
+    // Here the 1-ply step drops plays that GNU Backgammon's ladder searches at 2-ply.
+    let at_2ply = |v: &serde_json::Value| moves_of(v).iter().filter(|m| m["ply"] == 2).count();
+    let (ours, gnu) = (at_2ply(&hint("normal")), at_2ply(&hint("gnu-normal")));
+    assert!(
+        gnu >= 2 && ours < gnu,
+        "normal {ours}, gnu-normal {gnu} plays at 2-ply"
+    );
     // A one-play filter stops at 0-ply.
     let one = json(&[
         "hint", POS, "42", "--ply", "2", "--filter", "0:1:0", "--json",

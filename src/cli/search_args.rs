@@ -27,8 +27,9 @@ pub struct EvalArgs {
     /// Nets: `default` (built in), a .safetensors bundle, or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
-    /// Inside the search, rank each roll's replies with PubEval and re-score only the
-    /// best K with the nets; 0 scores every reply with the nets (slower, no pruning).
+    /// Inside the search, rank each roll's replies by the nets' equity linearized at
+    /// the position (PubEval above 16) and re-score only the best K with the nets; 0
+    /// scores every reply with the nets (slower, no pruning).
     #[arg(long, default_value_t = Pruning::DEFAULT.keep, value_name = "K")]
     pub prune: u8,
     /// Worker threads (default: one per core). Never changes a result.

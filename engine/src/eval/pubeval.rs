@@ -284,6 +284,11 @@ impl<'a> RankBase<'a> {
         }
     }
 
+    /// The position whose moves this base ranks.
+    pub fn position(&self) -> &'a Position {
+        self.before
+    }
+
     /// The ranking score of `mv` (a legal move from the base position).
     #[inline]
     pub fn score(&self, mv: &Move) -> f32 {

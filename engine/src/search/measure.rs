@@ -47,7 +47,7 @@ fn search_speed_and_cache_hit_rates() {
     let ladder = MoveFilter::normal().ladder(2);
     let mut want = Vec::new();
     for (label, cache_mib, from_ply, prune) in [
-        ("no cache, prune 8", 0, 0, Pruning::DEFAULT),
+        ("no cache, prune 5", 0, 0, Pruning::DEFAULT),
         ("no cache, prune off", 0, 0, Pruning::OFF),
         ("cache 64 MiB, all plies", 64, 0, Pruning::DEFAULT),
         ("cache 64 MiB, plies >= 1", 64, 1, Pruning::DEFAULT),

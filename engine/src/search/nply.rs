@@ -15,10 +15,11 @@
 //!
 //! Pruning pass ([`Pruning`]): choosing each reply by the full network costs one
 //! evaluation per legal reply, nearly all the work of a search. With pruning on, all
-//! replies are first ranked by PubEval (a linear score of the board, no hidden
-//! layer), the best `keep` are re-scored by the network, and the best of those is
-//! the reply. GNU Backgammon does the same with its small pruning networks (keeping
-//! ~5 to 10). With pruning off every reply is scored by the network. Measured on 40
+//! replies are first ranked by a linear score, the best `keep` are re-scored by the
+//! network, and the best of those is the reply. GNU Backgammon does the same with
+//! its small pruning networks (keeping ~5 to 10). The score is
+//! [`NetRank`](crate::eval::net_rank): the net's equity linearized at the position
+//! being expanded, built once for its 21 rolls (PubEval until version 0.4.0). With pruning off every reply is scored by the network. Measured on 40
 //! contact decisions (`search::measure`): 2-ply hints with GNU Backgammon's normal
 //! filter (now `gnu-normal`) made 13,200 network evaluations each with the default pruning against 34,500 without.
 //!
@@ -31,6 +32,7 @@
 use super::cache::{CacheKey, CacheStats, EvalCache};
 use super::evaluator::Leaf;
 use crate::dice::Dice;
+use crate::eval::net_rank::NetRank;
 use crate::eval::neural::{EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval::{self, RankBase};
 use crate::eval::top_ranked::TopRanked;
@@ -49,7 +51,7 @@ pub const DEFAULT_CACHE_MIN_PLY: u8 = 1;
 /// How replies inside the search are chosen. See the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pruning {
-    /// Replies re-scored by the network after the PubEval ranking; 0 = no pruning
+    /// Replies re-scored by the network after the linear ranking; 0 = no pruning
     /// pass (the network scores every reply).
     pub keep: u8,
 }
@@ -57,13 +59,19 @@ pub struct Pruning {
 impl Pruning {
     /// No pruning pass: every reply is scored by the network.
     pub const OFF: Pruning = Pruning { keep: 0 };
-    /// The default: re-score PubEval's best 8 replies. On 300 random contact
-    /// positions (~27 replies per roll) the 1-ply equity then differs from the
-    /// unpruned one by 0.0020 on average (keep 3: 0.012, 5: 0.0051, 12: 0.0007), with
-    /// 143 instead of ~550 network evaluations; 2-ply hints take about half the time
-    /// (40 contact decisions: 17-20 ms against 36-48 ms) and choose as well on the
-    /// oracle bench (see `bgfarm bench hint --prune`).
-    pub const DEFAULT: Pruning = Pruning { keep: 8 };
+    /// The default: re-score the ranking's best 5 replies.
+    ///
+    /// With PubEval's ranking, 8 was the default: on 300 random contact positions
+    /// (~27 replies per roll) the 1-ply equity then differed from the unpruned one by
+    /// 0.0020 on average (keep 3: 0.012, 5: 0.0051, 12: 0.0007), with 143 instead of
+    /// ~550 network evaluations, and 2-ply hints took about half the time. The net's
+    /// linearized ranking finds the net's best reply among its best 5 about as often
+    /// as PubEval did among its best 8 (95.4% and 95.5% of contact rolls). On the
+    /// oracle bench, `bgfarm bench hint --ply 2 --prune K` (loss x1000 contact /
+    /// crashed / race; ms per contact hint, one thread, two alternating runs):
+    /// PubEval 8: 2.9 / 13.5 / 1.2, 6.9-7.0 ms; linearized 8: 2.9 / 10.0 / 1.1,
+    /// 5.5-7.1 ms; 5: 2.7 / 11.1 / 1.1, 4.7-5.5 ms; 4: 2.9 / 13.4 / 1.1, 4.1-4.5 ms.
+    pub const DEFAULT: Pruning = Pruning { keep: 5 };
 }
 
 impl Default for Pruning {
@@ -101,8 +109,12 @@ pub struct Searcher<'a> {
     context: u64,
     prune: Pruning,
     gen: MoveGenerator,
-    /// Pruning pass buffer: (PubEval score, move index).
+    /// Listed pruning pass buffer (keeps above the walk's maximum): (PubEval score,
+    /// move index).
     ranked: Vec<(f32, u32)>,
+    /// The reply ranking of the position being expanded at each ply (index: the
+    /// plies left to search there).
+    ranks: Vec<NetRank>,
     stats: SearchStats,
     /// Lowest ply whose values go through the cache.
     cache_min_ply: u8,
@@ -135,6 +147,7 @@ impl<'a> Searcher<'a> {
             prune,
             gen: MoveGenerator::new(),
             ranked: Vec::new(),
+            ranks: Vec::new(),
             stats: SearchStats::default(),
             cache_min_ply: DEFAULT_CACHE_MIN_PLY,
         }
@@ -222,13 +235,16 @@ impl<'a> Searcher<'a> {
         // alternating `bench hint --ply 2 --class contact --threads 1` runs: 5.76 ->
         // 5.31 and 7.21 -> 5.76 ms), 3-ply 30.0 -> 28.3 ms (60 positions, two runs).
         let shared = ply == 1;
-        if let (true, Leaf::Neural(eval), Some(scratch)) =
-            (shared, self.eval, self.scratch.as_mut())
-        {
+        if let (Leaf::Neural(eval), Some(scratch)) = (self.eval, self.scratch.as_mut()) {
             eval.prepare_children(pos, scratch);
+            let p = usize::from(ply);
+            if self.ranks.len() <= p {
+                self.ranks.resize_with(p + 1, NetRank::default);
+            }
+            self.ranks[p].prepare(eval, scratch, pos);
         }
         for &(dice, weight) in &Dice::ALL_21 {
-            let v = match self.best_reply(pos, dice, ply == 1, shared) {
+            let v = match self.best_reply(pos, dice, ply, shared) {
                 Reply::None => self.position_probs(&pos.switch_sides(), ply - 1).flip(),
                 Reply::Scored(p) => p,
                 Reply::Next(next) => self.position_probs(&next, ply - 1).flip(),
@@ -247,13 +263,8 @@ impl<'a> Searcher<'a> {
     ///
     /// `prepared`: `pos` was given to [`NeuralEvaluator::prepare_children`] and its
     /// bases are still valid.
-    fn best_reply(
-        &mut self,
-        pos: &Position,
-        dice: Dice,
-        want_value: bool,
-        prepared: bool,
-    ) -> Reply {
+    fn best_reply(&mut self, pos: &Position, dice: Dice, ply: u8, prepared: bool) -> Reply {
+        let want_value = ply == 1;
         let keep = usize::from(self.prune.keep);
         if let (Leaf::Neural(eval), Some(scratch)) = (self.eval, self.scratch.as_mut()) {
             // The replies' 0-ply values skip the cache even with
@@ -264,11 +275,12 @@ impl<'a> Searcher<'a> {
                     // Only flags: the bases are made when a reply is first valued.
                     eval.prepare_children(pos, scratch);
                 }
+                let base = self.ranks[usize::from(ply)].base(pos);
                 return Self::best_reply_walked(
                     eval,
                     scratch,
+                    &base,
                     &mut self.stats,
-                    pos,
                     dice,
                     keep,
                     want_value,
@@ -323,7 +335,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// [`Searcher::best_reply`] for the nets with a pruning pass: PubEval's best
+    /// [`Searcher::best_reply`] for the nets with a pruning pass: `base`'s best
     /// `keep` replies are kept while the move generator walks (no move list), then
     /// valued from one first-layer base for `pos`'s children (`scratch` must have
     /// been given `pos` by [`NeuralEvaluator::prepare_children`]), in the order first
@@ -338,14 +350,14 @@ impl<'a> Searcher<'a> {
     fn best_reply_walked(
         eval: &NeuralEvaluator<'_>,
         scratch: &mut EvalScratch,
+        base: &RankBase<'_>,
         stats: &mut SearchStats,
-        pos: &Position,
         dice: Dice,
         keep: usize,
         want_value: bool,
     ) -> Reply {
-        let base = RankBase::new(pos, pubeval::is_race(pos));
-        let mut top = TopRanked::<PRUNE_WALK_MAX>::new(&base, keep);
+        let pos = base.position();
+        let mut top = TopRanked::<PRUNE_WALK_MAX>::new(base, keep);
         if movegen::walk(pos, dice, &mut top) == 0 {
             return Reply::None;
         }
