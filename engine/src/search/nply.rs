@@ -19,9 +19,11 @@
 //! network, and the best of those is the reply. GNU Backgammon does the same with
 //! its small pruning networks (keeping ~5 to 10). The score is
 //! [`NetRank`](crate::eval::net_rank): the net's equity linearized at the position
-//! being expanded, built once for its 21 rolls (PubEval until version 0.4.0). With pruning off every reply is scored by the network. Measured on 40
-//! contact decisions (`search::measure`): 2-ply hints with GNU Backgammon's normal
-//! filter (now `gnu-normal`) made 13,200 network evaluations each with the default pruning against 34,500 without.
+//! being expanded, built once for its 21 rolls (PubEval until version 0.4.0). With
+//! pruning off every reply is scored by the network. Measured on 40 contact
+//! decisions (`search::measure`): 2-ply hints with GNU Backgammon's normal filter
+//! (now `gnu-normal`) and PubEval's best 8 made 13,200 network evaluations each
+//! against 34,500 without pruning.
 //!
 //! A [`Searcher`] holds one thread's scratch space and move generator; create one per
 //! thread and share the evaluator and the [`EvalCache`]. Values are pure functions of
@@ -109,8 +111,8 @@ pub struct Searcher<'a> {
     context: u64,
     prune: Pruning,
     gen: MoveGenerator,
-    /// Listed pruning pass buffer (keeps above the walk's maximum): (PubEval score,
-    /// move index).
+    /// Buffer of the listed pruning pass (keeps above [`PRUNE_WALK_MAX`], or
+    /// evaluators other than the nets): (PubEval score, move index).
     ranked: Vec<(f32, u32)>,
     /// The reply ranking of the position being expanded at each ply (index: the
     /// plies left to search there).
@@ -234,8 +236,12 @@ impl<'a> Searcher<'a> {
         // same values, 2-ply contact hints 8-20% faster (medians of two sets of three
         // alternating `bench hint --ply 2 --class contact --threads 1` runs: 5.76 ->
         // 5.31 and 7.21 -> 5.76 ms), 3-ply 30.0 -> 28.3 ms (60 positions, two runs).
+        let walked = (1..=PRUNE_WALK_MAX).contains(&usize::from(self.prune.keep));
         let shared = ply == 1;
-        if let (Leaf::Neural(eval), Some(scratch)) = (self.eval, self.scratch.as_mut()) {
+        if let (true, Leaf::Neural(eval), Some(scratch)) =
+            (walked, self.eval, self.scratch.as_mut())
+        {
+            // The ranking's gradient needs the bases of `pos`'s children.
             eval.prepare_children(pos, scratch);
             let p = usize::from(ply);
             if self.ranks.len() <= p {
@@ -342,8 +348,9 @@ impl<'a> Searcher<'a> {
     /// reached (so the net's ties go to the first generated, as in the list).
     /// Measured on the oracle bench's 670 contact decisions, one core, busy shared
     /// machine (`bgfarm bench hint --ply 2 --threads 1`, two alternating runs each):
-    /// 2-ply hints with GNU Backgammon's normal filter (now `gnu-normal`) took 11.0-13.5 ms through the list (every
-    /// reply scored by a 24-point PubEval pass, the kept ones encoded in full) and
+    /// 2-ply hints with GNU Backgammon's normal filter (now `gnu-normal`) and
+    /// PubEval's ranking took 11.0-13.5 ms through the list (every reply scored by a
+    /// 24-point PubEval pass, the kept ones encoded in full) and
     /// 8.0-8.8 ms so, with the same choices on all 1000 positions' tallies (the
     /// values differ from the list's only by the rounding of the incremental first
     /// layer, a few 1e-7).

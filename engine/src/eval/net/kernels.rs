@@ -341,8 +341,8 @@ pub(crate) fn pre_activations(
 
 /// `out[r] = row(r) . v` for each `r` in `rows`, where row `r` is the `r`-th run of
 /// `v.len()` weights in `w` (a multiple of 8): each dot product as 8 partial sums
-/// (lane `l` takes the products `8k + l` in order) added pairwise at the end, so the
-/// 8-lane AVX2 and 2 x 4-lane baseline builds give the same bits. For
+/// (lane `l` takes the products `8k + l` in order) folded by [`fold`], so the 8-lane
+/// AVX2 and 2 x 4-lane baseline builds give the same bits. For
 /// [`super::Net::raw_gradient`].
 #[inline]
 pub(crate) fn row_dots(level: SimdLevel, w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
@@ -378,8 +378,36 @@ fn row_dots_generic(w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
                 acc[l] += x[l] * y[l];
             }
         }
-        out[r] = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+        out[r] = fold(&acc);
     }
+}
+
+/// Hidden pre-activations in `hidden` -> activations in place -> the five outputs
+/// ([`finish`], as every evaluation ends).
+#[inline]
+pub(crate) fn outputs_from_pre(
+    level: SimdLevel,
+    w: Weights<'_>,
+    hidden: &mut [f32],
+) -> [f32; OUTPUTS] {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present (checked just above); the function is otherwise
+        // safe code.
+        return unsafe { finish_avx2(w, hidden) };
+    }
+    let _ = level;
+    finish(w, hidden)
+}
+
+/// [`finish`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2 (checked by [`SimdLevel::detect`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn finish_avx2(w: Weights<'_>, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    finish(w, hidden)
 }
 
 #[cfg(test)]

@@ -288,20 +288,15 @@ impl Net {
     /// same bits either way).
     pub fn raw_gradient(&self, base: &Base, rows: &[u16], out: &mut [f32; RAW_INPUTS]) {
         let h = self.hidden;
-        let hidden: Vec<f32> = base
-            .pre
-            .iter()
-            .map(|&a| kernels::sigmoid_approx(a))
-            .collect();
+        let level = SimdLevel::detect();
+        let mut hidden = base.pre.clone();
+        let p = kernels::outputs_from_pre(level, self.weights(), &mut hidden);
         // d equity / d output: equity = 2 win - 1 + win gammon + win bg - lose gammon
         // - lose bg, each output a sigmoid.
         let de = [2.0f32, 1.0, 1.0, -1.0, -1.0];
         let mut dh = vec![0f32; h];
-        for (k, row) in self.w2.chunks_exact(h).enumerate() {
-            let mut z = [0f32];
-            kernels::row_dots(SimdLevel::baseline(), row, &[0], &hidden, &mut z);
-            let p = kernels::sigmoid(self.b2[k] + z[0]);
-            let g = de[k] * p * (1.0 - p);
+        for ((row, p), de) in self.w2.chunks_exact(h).zip(p).zip(de) {
+            let g = de * p * (1.0 - p);
             for (d, w) in dh.iter_mut().zip(row) {
                 *d += g * w;
             }
@@ -310,7 +305,7 @@ impl Net {
             *d *= a * (1.0 - a);
         }
         debug_assert!(rows.iter().all(|&r| usize::from(r) < RAW_INPUTS));
-        kernels::row_dots(SimdLevel::detect(), &self.w1, rows, &dh, out);
+        kernels::row_dots(level, &self.w1, rows, &dh, out);
     }
 
     /// One step of gradient descent on the cross-entropy between the outputs for the
