@@ -5,7 +5,7 @@
 //! Wherever only a roll's best few moves matter (the rollouts' luck estimate keeps 4
 //! per roll for the net to value), the cheap ranking decides which moves the net
 //! sees. PubEval is one fixed linear score for every position; the net's own
-//! gradient at the state ([`Net::raw_gradient`](super::net::Net::raw_gradient))
+//! gradient at the state ([`Net::input_gradient`](super::net::Net::input_gradient))
 //! is a linear score made for that state, so it agrees with the net far more often.
 //! On 212,776 contact decisions from opening rollouts (all 21 rolls of each
 //! state; share of rolls whose best move by the net is among the ranking's best 4,
@@ -37,7 +37,8 @@
 //! the table (720 entries); per move the same look-ups as PubEval's. A pure function of the nets and the position, in
 //! plain `f32` code: the same on every machine of an architecture.
 
-use super::net::encode::{point_base, RAW_INPUTS};
+use super::net::encode::{point_base, INPUTS, RAW_INPUTS};
+use super::net::features::PER_SIDE;
 use super::neural::{EvalScratch, NeuralEvaluator};
 use super::pubeval::{self, PointTable, RankBase};
 use crate::position::Position;
@@ -52,6 +53,10 @@ const BAR_UNIT: [usize; 2] = [96, 195];
 const OFF_UNIT: [usize; 2] = [97, 196];
 const PIPS_UNIT: [usize; 2] = [98, 197];
 
+/// The net's input for the `shots` of the side that just moved (the second side's
+/// first feature: the net sees the result from the next player's side).
+const SHOTS_UNIT: u16 = (RAW_INPUTS + PER_SIDE) as u16;
+
 /// Pips of the opening position, the pip-count units' scale.
 const PIP_SCALE: f32 = 167.0;
 
@@ -62,7 +67,12 @@ pub struct NetRank {
     bar_w: f32,
     off_w: f32,
     own_bar: f32,
-    gradient: [f32; RAW_INPUTS],
+    /// Score per roll of 36 with which the opponent hits one of the mover's blots
+    /// after the move: minus the gradient of the moved side's `shots` feature
+    /// (/ 36). Not in the table (shots are not a sum over points): the luck estimate
+    /// applies it to its few candidates ([`NetRank::shots_weight`]).
+    shots_w: f32,
+    gradient: [f32; INPUTS],
     /// The raw inputs whose gradient the table needs.
     rows: Vec<u16>,
 }
@@ -74,7 +84,8 @@ impl Default for NetRank {
             bar_w: 0.0,
             off_w: 0.0,
             own_bar: 0.0,
-            gradient: [0.0; RAW_INPUTS],
+            shots_w: 0.0,
+            gradient: [0.0; INPUTS],
             rows: Vec::with_capacity(RAW_INPUTS),
         }
     }
@@ -112,8 +123,13 @@ impl NetRank {
             ]
             .map(|u| u as u16),
         );
-        self.gradient = [0.0; RAW_INPUTS];
+        // The moved side's shots feature (always 0 in a race).
+        if contact {
+            self.rows.push(SHOTS_UNIT);
+        }
+        self.gradient = [0.0; INPUTS];
         eval.children_gradient(es, contact, &self.rows, &mut self.gradient);
+        self.shots_w = -self.gradient[usize::from(SHOTS_UNIT)] / 36.0;
         let share = if contact { CONTACT_PUBEVAL_SHARE } else { 0.0 };
         let (pub_table, pub_bar, pub_off) = pubeval::ranking_terms(pubeval::is_race(pos));
         let g = &self.gradient;
@@ -152,6 +168,15 @@ impl NetRank {
         self.own_bar =
             -(0.5 * g[BAR_UNIT[1]] + 25.0 / PIP_SCALE * g[PIPS_UNIT[1]] - g[OFF_UNIT[1]] / 15.0);
         self.off_w = share * pub_off;
+    }
+
+    /// What one roll of 36 that hits a blot of the mover's after the move adds to
+    /// its ranking score ([`crate::eval::net::features::mover_shots`] counts them):
+    /// minus the net's gradient for that feature, so the table's score plus this
+    /// term times the shots is the net's equity linearized in the raw inputs and
+    /// the shots. 0 in races and for nets without the hand-crafted inputs.
+    pub fn shots_weight(&self) -> f32 {
+        self.shots_w
     }
 
     /// The ranking base for the moves from `pos`, the position given to
@@ -197,7 +222,7 @@ mod tests {
             let contact = pos.has_contact();
             let share = if contact { CONTACT_PUBEVAL_SHARE } else { 0.0 };
             let race = pubeval::is_race(pos);
-            let mut g = [0f32; RAW_INPUTS];
+            let mut g = [0f32; INPUTS];
             let all: Vec<u16> = (0..RAW_INPUTS as u16).collect();
             eval.children_gradient(&mut es, contact, &all, &mut g);
             let dense = |m: &crate::movegen::Move| -> f64 {

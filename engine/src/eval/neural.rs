@@ -1,7 +1,7 @@
 //! The full static evaluator: exact endgame tables where they apply, a race net once
 //! contact is broken, the contact net otherwise.
 
-use super::net::encode::RAW_INPUTS;
+use super::net::encode::INPUTS;
 use super::net::{Base, Net, Scratch, OUTPUTS};
 use super::{best_move_index, terminal_probs, Evaluator, Probs};
 use crate::dice::Dice;
@@ -156,7 +156,7 @@ impl NeuralEvaluator<'_> {
     /// The gradient of the net that values the children of the parent last given to
     /// [`NeuralEvaluator::prepare_children`] (the contact net when `contact`, else
     /// the race net), taken at that parent as the next player sees it, with respect
-    /// to the raw inputs in `rows` ([`Net::raw_gradient`]). It shares (and if needed makes)
+    /// to the inputs in `rows` ([`Net::input_gradient`]). It shares (and if needed makes)
     /// the first-layer base [`NeuralEvaluator::evaluate_child`] uses, so the
     /// children's values are bit for bit what they would be without it.
     pub fn children_gradient(
@@ -164,14 +164,15 @@ impl NeuralEvaluator<'_> {
         scratch: &mut EvalScratch,
         contact: bool,
         rows: &[u16],
-        out: &mut [f32; RAW_INPUTS],
+        out: &mut [f32; INPUTS],
     ) {
         if contact {
             scratch.ready_contact(&self.contact);
-            self.contact.raw_gradient(&scratch.contact_base, rows, out);
+            self.contact
+                .input_gradient(&scratch.contact_base, rows, out);
         } else {
             scratch.ready_race(&self.race);
-            self.race.raw_gradient(&scratch.race_base, rows, out);
+            self.race.input_gradient(&scratch.race_base, rows, out);
         }
     }
 

@@ -63,6 +63,13 @@ impl<'b, 'p, const N: usize> TopRanked<'b, 'p, N> {
         kept
     }
 
+    /// The kept results best first by score, equal scores in the order first
+    /// reached (whether or not more than `keep` distinct results were reached): the
+    /// order [`Leaves::leaf`] keeps them in.
+    pub fn chosen_by_score(&self) -> &[(f32, u32, Position)] {
+        &self.best[..self.len]
+    }
+
     /// The kept results in the order first reached.
     pub fn chosen_in_order(&mut self) -> &[(f32, u32, Position)] {
         let kept = &mut self.best[..self.len];

@@ -1,13 +1,16 @@
 //! The value function of the ranked luck estimate ([`super::Luck::Ranked`]): for each
-//! of the 21 rolls at a state, a cheap linear score ranks every legal move, the net
-//! values the best [`RANKED_KEEP`], and the best of those by the net is the roll's
+//! of the 21 rolls at a state, a cheap linear score ranks every legal move, the best
+//! [`RANKED_PRESELECT`] are re-ranked with the shots each leaves, the net values the
+//! best [`RANKED_KEEP`] of those, and the best of those by the net is the roll's
 //! value. The score is [`NetRank`]: the net's own equity linearized at the state
-//! (plus 3% of PubEval in contact), rebuilt for each state. It passes the net's best
-//! move to the net more often than PubEval did (93% of contact rolls against 87%),
-//! so the luck values are closer to the full estimate's: on the opening rollout
-//! the per-trial variance fell 10-11% (10,368 trials, seeds 11 and 12: SE 0.002943
-//! -> 0.002795 and 0.003045 -> 0.002870) for 3% more CPU (task-clock of three
-//! alternating pairs of 1296-trial runs), about 8% more precision per CPU-second.
+//! (plus 3% of PubEval in contact), rebuilt for each state, and in contact the net's
+//! gradient for the shots the mover leaves ([`NetRank::shots_weight`]). It passes
+//! the net's best move to the net more often than PubEval did (93% of contact rolls
+//! against 87% at 4 valued), so the luck values are closer to the full estimate's:
+//! on the opening rollout the per-trial variance fell 10-11% (10,368 trials, seeds
+//! 11 and 12: SE 0.002943 -> 0.002795 and 0.003045 -> 0.002870) for 3% more CPU. The
+//! shots term made 2 valued moves give up less equity than 4 did without it, for
+//! about 15% more precision per CPU-second ([`RANKED_KEEP`]).
 //!
 //! This runs 21 times per ply of every trial and was most of a trial's cost: on the
 //! opening rollout a ply generates ~438 moves for the 21 rolls and values ~66 of them
@@ -24,6 +27,7 @@
 //!   values each once.
 
 use crate::dice::Dice;
+use crate::eval::net::features::mover_shots;
 use crate::eval::net_rank::NetRank;
 use crate::eval::neural::{EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval::RankBase;
@@ -34,25 +38,53 @@ use crate::position::Position;
 
 /// Candidates the ranking passes to the net.
 ///
-/// With [`NetRank`] (opening before the roll, 10,368 trials on 2 threads, seeds 11
-/// and 12; CPU of 1296-trial runs on one thread, medians of three): keep 3 / 4 / 5
-/// gave a squared SE of 8.99 / 8.03 / 7.45 x 1e-6 (mean of the two seeds) for
-/// 5.35 / 5.50 / 5.91 s. 4 and 5 tie on precision per CPU-second, so 4 stays. The
-/// measurements below ranked by PubEval.
-/// Measured on the opening before the roll, 1296 trials, one thread, 0-ply play
-/// (precision = 1 / (SE^2 x CPU seconds)): keep 1: SE 0.0153, 8.0 s, 533; keep 3:
-/// 0.0113, 8.3 s, 944; keep 6: 0.0104, 9.9 s, 946; every move (= `Full`): 0.0101,
-/// 13.8 s, 716. Beyond 3 the SE hardly moves while the cost grows. Again with the
-/// self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4 0.0061,
-/// 6 0.0056, 8 0.0055, every move 0.0054; SE^2 x CPU within 3% from 4 to 8 (also
-/// with a cut on PubEval's score: 6 within 3 points, 8 within 4), so 4 stays.
-/// Once the walk, the per-ply first layer and the memo made the ranking cheap
-/// (2026-11-30), keep 6 cost +20% CPU and keep 8 +45% for -16% and -19% variance:
-/// 4 still. Fewer in races only (keep 2 / 1 there): variance +1.2% / +2.5% for
-/// -1% / -2% CPU, so races keep 4 too. By roll (same trials, 5,184, seed 1):
-/// non-doubles 5 gave -7% variance for +7-9% CPU, doubles 6 or 8 -4% / -5% for
-/// +6-15%, non-doubles 3 +15% variance: 4 for all.
-pub const RANKED_KEEP: usize = 4;
+/// With the shots re-ranking ([`RANKED_PRESELECT`] = 8; opening before the roll,
+/// 10,368 trials on 2 threads, seeds 11 and 12, mean squared SE; instructions of a
+/// 216-trial run on one thread under `valgrind --tool=callgrind`, which the
+/// shared machine's timings cannot resolve to a few percent; precision relative to
+/// 4 valued without re-ranking, 8.03e-6 and 5.98e9):
+///
+/// | valued | SE^2 (1e-6) | instructions (1e9) | precision |
+/// |---|---|---|---|
+/// | 4, no re-ranking (before) | 8.03 | 5.98 | 1.00 |
+/// | 5 | 7.06 | 6.97 | 0.98 |
+/// | 4 | 7.23 | 6.36 | 1.05 |
+/// | 3 | 7.50 | 5.71 | 1.12 |
+/// | **2** | 8.26 | 5.02 | **1.16** |
+/// | 1 | 11.02 | 4.31 | 1.01 |
+///
+/// (2 with 6 or 10 re-ranked: 1.15 each.) Timed (`perf stat` task-clock, 1296
+/// trials, one thread, two sets of 4-5 alternating runs): 2 took 0.80 and 0.87 of
+/// the time of 4 without re-ranking, 3 took 0.97, so 2 gains 12-21%.
+///
+/// Earlier, without the shots term: keep 3 / 4 / 5 with [`NetRank`] gave a squared
+/// SE of 8.99 / 8.03 / 7.45 x 1e-6 for 5.35 / 5.50 / 5.91 s, and with PubEval's
+/// ranking keep 1 to 8 and every move (`Full`) were measured: `Full` gave the least
+/// variance (10% below keep 4) at 2.5x the CPU.
+pub const RANKED_KEEP: usize = 2;
+
+/// Candidates the table's score passes on to be re-ranked with the shots term
+/// ([`NetRank::shots_weight`]) before the best [`RANKED_KEEP`] go to the net.
+///
+/// The table is linear in the checker counts and knows nothing of the net's
+/// hand-crafted inputs; of those, the shots the mover leaves matter most. On 3,000
+/// contact states of 0-ply self-play (all 21 rolls; share of rolls whose best move
+/// by the net is among those valued, and the net's equity given up by taking the
+/// best of them):
+///
+/// | valued | re-ranked | best among those valued | equity given up |
+/// |---|---|---|---|
+/// | 4 | none | 93.5% | 0.00340 |
+/// | 4 | best 8, + shots | 94.8% | 0.00183 |
+/// | 4 | best 8, + all 12 features | 95.2% | 0.00162 |
+/// | 3 | none | 89.9% | 0.00565 |
+/// | 3 | best 8, + shots | 91.8% | 0.00287 |
+/// | 2 | none | 82.1% | 0.01015 |
+/// | 2 | best 6 / 8 / 10, + shots | 84.6 / 84.7 / 84.7% | 0.00589 / 0.00568 / 0.00563 |
+///
+/// Counting the shots of every move instead of the best 8 gains little (4 valued:
+/// 0.00170) and costs a shots count per leaf of the walk.
+pub const RANKED_PRESELECT: usize = 8;
 
 /// Net values of the results of moves from one state, each computed once: an
 /// open-addressing table cleared in O(1) by bumping a stamp.
@@ -152,9 +184,19 @@ pub fn ranked_values(
     ls.start(eval, es, pos);
     ls.rank.prepare(eval, es, pos);
     let base = ls.rank.base(pos);
+    let shots_w = ls.rank.shots_weight();
     let mut values = [Probs::default(); 21];
     for (v, &(dice, _)) in values.iter_mut().zip(&Dice::ALL_21) {
-        *v = roll_value(eval, es, &mut ls.memo, &mut ls.probs, &base, pos, dice);
+        *v = roll_value(
+            eval,
+            es,
+            &mut ls.memo,
+            &mut ls.probs,
+            &base,
+            shots_w,
+            pos,
+            dice,
+        );
     }
     values
 }
@@ -190,27 +232,72 @@ pub fn play_after_ranked(
     }
 }
 
-/// One roll's value for [`ranked_values`].
+/// One roll's value for [`ranked_values`]: the table's best
+/// [`RANKED_PRESELECT`] moves, re-ranked by their score plus `shots_w` times the
+/// shots they leave, the best [`RANKED_KEEP`] of those valued by the net (in that
+/// order; equal re-ranked scores in the order the walk reached them).
+#[allow(clippy::too_many_arguments)]
 fn roll_value(
     eval: &NeuralEvaluator<'_>,
     es: &mut EvalScratch,
     memo: &mut Memo,
     probs: &mut Vec<Probs>,
     base: &RankBase<'_>,
+    shots_w: f32,
     pos: &Position,
     dice: Dice,
 ) -> Probs {
-    let mut top = TopRanked::<RANKED_KEEP>::new(base, RANKED_KEEP);
+    let mut top = TopRanked::<RANKED_PRESELECT>::new(base, RANKED_PRESELECT);
     if movegen::walk(pos, dice, &mut top) == 0 {
         return eval.evaluate_with(&pos.switch_sides(), es).flip();
     }
+    // Best first by the table's score, equal scores in the order reached.
+    let kept = top.chosen_by_score();
     probs.clear();
-    for &(_, _, result) in top.chosen_like_the_list() {
-        let p = memo.get_or(&result, || eval.evaluate_child(&result.switch_sides(), es));
-        probs.push(p);
+    let mut value = |result: &Position| {
+        probs.push(memo.get_or(result, || eval.evaluate_child(&result.switch_sides(), es)));
+    };
+    if kept.len() <= RANKED_KEEP || shots_w == 0.0 {
+        kept.iter().take(RANKED_KEEP).for_each(|e| value(&e.2));
+    } else {
+        best_with_shots(kept, shots_w)
+            .iter()
+            .for_each(|e| value(&e.2));
     }
     let i = best_move_index(probs).unwrap_or(0);
     probs[i].flip()
+}
+
+/// The best [`RANKED_KEEP`] of `kept` (the table's best, sorted by its score, equal
+/// scores in the order reached) by the score plus `shots_w` times
+/// [`mover_shots`], best first, equal scores in the order reached. The shots
+/// cost more than the rest of the re-ranking (~260 instructions a count), so they
+/// are counted lazily: a candidate whose table score cannot reach the last kept
+/// re-ranked score even with the most favourable shots, and every later one, is
+/// never looked at.
+fn best_with_shots(
+    kept: &[(f32, u32, Position)],
+    shots_w: f32,
+) -> [(f32, u32, Position); RANKED_KEEP] {
+    let most = 36.0 * shots_w.max(0.0);
+    let mut best = [(f32::NEG_INFINITY, u32::MAX, Position::STARTING); RANKED_KEEP];
+    for &(score, order, result) in kept {
+        let last = best[RANKED_KEEP - 1];
+        if score + most < last.0 {
+            break;
+        }
+        let s = score + shots_w * mover_shots(&result) as f32;
+        if s < last.0 || (s == last.0 && order > last.1) {
+            continue;
+        }
+        let mut i = RANKED_KEEP - 1;
+        while i > 0 && (best[i - 1].0 < s || (best[i - 1].0 == s && best[i - 1].1 > order)) {
+            best[i] = best[i - 1];
+            i -= 1;
+        }
+        best[i] = (s, order, result);
+    }
+    best
 }
 
 #[cfg(test)]
@@ -235,6 +322,50 @@ mod tests {
             let (expected, _) = eval.best_successor(&mut gen, &mut es, &mut probs, pos, dice);
             assert_eq!(got, expected, "{pos:?} {dice:?}");
         }
+    }
+
+    /// The lazy re-ranking keeps what scoring every preselected move would: the
+    /// best by table score plus shots term, equal scores in the order reached.
+    #[test]
+    fn the_lazy_shots_re_ranking_matches_scoring_every_candidate() {
+        let eval = default_nets();
+        let mut es = eval.scratch();
+        let mut rank = NetRank::default();
+        let mut checked = 0;
+        for (k, pos) in random_positions(600, 31).iter().enumerate() {
+            if !pos.has_contact() {
+                continue;
+            }
+            eval.prepare_children(pos, &mut es);
+            rank.prepare(&eval, &mut es, pos);
+            let base = rank.base(pos);
+            // The net's weight, a positive one and a large one: the bound must
+            // hold whatever the sign.
+            for w in [rank.shots_weight(), 0.004, -0.05] {
+                let dice = Dice::ALL_21[k % 21].0;
+                let mut top = TopRanked::<RANKED_PRESELECT>::new(&base, RANKED_PRESELECT);
+                if movegen::walk(pos, dice, &mut top) == 0 {
+                    continue;
+                }
+                let kept = top.chosen_by_score();
+                if kept.len() <= RANKED_KEEP {
+                    continue;
+                }
+                let mut all: Vec<(f32, u32, Position)> = kept
+                    .iter()
+                    .map(|&(s, o, p)| (s + w * mover_shots(&p) as f32, o, p))
+                    .collect();
+                all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                let lazy = best_with_shots(kept, w);
+                assert_eq!(
+                    lazy.to_vec(),
+                    all[..RANKED_KEEP].to_vec(),
+                    "{pos:?} {dice:?} {w}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]

@@ -343,7 +343,7 @@ pub(crate) fn pre_activations(
 /// `v.len()` weights in `w` (a multiple of 8): each dot product as 8 partial sums
 /// (lane `l` takes the products `8k + l` in order) folded by [`fold`], so the 8-lane
 /// AVX2 and 2 x 4-lane baseline builds give the same bits. For
-/// [`super::Net::raw_gradient`].
+/// [`super::Net::input_gradient`].
 #[inline]
 pub(crate) fn row_dots(level: SimdLevel, w: &[f32], rows: &[u16], v: &[f32], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]

@@ -277,16 +277,16 @@ impl Net {
     }
 
     /// The gradient of the cubeless equity of `base`'s position (for its player on
-    /// roll) with respect to the raw inputs listed in `rows` (indices below
-    /// [`RAW_INPUTS`]), at that position: how much each checker-count, bar,
-    /// borne-off and pip unit moves the net's equity there. The other entries of
+    /// roll) with respect to the inputs listed in `rows` (indices below [`INPUTS`]),
+    /// at that position: how much each checker-count, bar, borne-off and pip unit,
+    /// or hand-crafted feature, moves the net's equity there. The other entries of
     /// `out` are left as they are. [`crate::eval::net_rank`] turns it into a
     /// move-ranking table.
     ///
     /// Cost: the hidden and output layers once, then one 128-wide dot product per
     /// listed input ([`kernels::row_dots`]: 8 partial sums, AVX2 where present, the
     /// same bits either way).
-    pub fn raw_gradient(&self, base: &Base, rows: &[u16], out: &mut [f32; RAW_INPUTS]) {
+    pub fn input_gradient(&self, base: &Base, rows: &[u16], out: &mut [f32; INPUTS]) {
         let h = self.hidden;
         let level = SimdLevel::detect();
         let mut hidden = base.pre.clone();
@@ -304,7 +304,7 @@ impl Net {
         for (d, a) in dh.iter_mut().zip(&hidden) {
             *d *= a * (1.0 - a);
         }
-        debug_assert!(rows.iter().all(|&r| usize::from(r) < RAW_INPUTS));
+        debug_assert!(rows.iter().all(|&r| usize::from(r) < INPUTS));
         kernels::row_dots(level, &self.w1, rows, &dh, out);
     }
 
