@@ -2,8 +2,8 @@
 //! the position before the move, plus a little PubEval, scored by table look-ups on
 //! the points a move touched exactly as PubEval is ([`RankBase`]).
 //!
-//! Wherever only a roll's best few moves matter (the rollouts' luck estimate keeps 4
-//! per roll for the net to value), the cheap ranking decides which moves the net
+//! Wherever only a roll's best few moves matter (the rollouts' luck estimate values
+//! 2 per roll with the net), the cheap ranking decides which moves the net
 //! sees. PubEval is one fixed linear score for every position; the net's own
 //! gradient at the state ([`Net::input_gradient`](super::net::Net::input_gradient))
 //! is a linear score made for that state, so it agrees with the net far more often.

@@ -13,8 +13,9 @@
 //! about 15% more precision per CPU-second ([`RANKED_KEEP`]).
 //!
 //! This runs 21 times per ply of every trial and was most of a trial's cost: on the
-//! opening rollout a ply generates ~438 moves for the 21 rolls and values ~66 of them
-//! with the net. Three things keep it cheap without changing a bit of its result:
+//! opening rollout a ply generates ~438 moves for the 21 rolls and (with 4 valued
+//! per roll) valued ~66 of them with the net. Three things keep it cheap without
+//! changing a bit of its result:
 //!
 //! - The moves are never listed: the move generator's walk hands each leaf to
 //!   [`TopRanked`], which scores it by the points its steps touched
@@ -23,8 +24,9 @@
 //! - The net's first layer for the children of the state is computed once per ply,
 //!   not once per roll ([`NeuralEvaluator::prepare_children`]).
 //! - The rolls' candidates overlap (a 6-1, 5-2 and 4-3 can all run one checker 7
-//!   pips): 58.5 distinct of 66 per ply on the opening rollout. A per-ply [`Memo`]
-//!   values each once.
+//!   pips): 58.5 distinct of 66 per ply on the opening rollout with 4 valued per
+//!   roll. A per-ply [`Memo`] values each once, and the play of the roll that came
+//!   reuses those values.
 
 use crate::dice::Dice;
 use crate::eval::net::features::mover_shots;

@@ -12,10 +12,10 @@
 //!   move is also the move played, so the policy costs nothing extra.
 //! - [`Luck::Ranked`]: for every roll the moves are ranked by a linear score (the net
 //!   linearized at the state, [`crate::eval::net_rank`]; ~20x cheaper per move than
-//!   the net) and only the best [`RANKED_KEEP`] are valued by the net
-//!   ([`super::luck`]).
-//!   About 4x cheaper per ply than `Full`; measure the trade-off with
-//!   `scripts/bench-rollout-precision.sh`.
+//!   the net; the best 8 are re-ranked with the shots each leaves) and only the
+//!   best [`RANKED_KEEP`] are valued by the net ([`super::luck`]).
+//!   About 4x cheaper per ply than `Full`, for ~20% more variance: 3.3x the
+//!   precision per CPU-second (`scripts/bench-rollout-precision.sh`).
 //!
 //! Outcomes are the five cubeless probabilities, the cubeless equity and the cubeful
 //! result (see [`super::cubeful`]; the cubeless equity again when the rollout is
