@@ -52,20 +52,9 @@ impl<'b, 'p, const N: usize> TopRanked<'b, 'p, N> {
         (!self.overflowed).then_some(self.len)
     }
 
-    /// The kept results in the order a listed-and-selected choice gives them: all
-    /// moves in the order reached when there are at most `keep`, otherwise the best
-    /// by score (the first reached on ties). Entries are (score, order, result).
-    pub fn chosen_like_the_list(&mut self) -> &[(f32, u32, Position)] {
-        let kept = &mut self.best[..self.len];
-        if !self.overflowed {
-            kept.sort_unstable_by_key(|e| e.1);
-        }
-        kept
-    }
-
     /// The kept results best first by score, equal scores in the order first
     /// reached (whether or not more than `keep` distinct results were reached): the
-    /// order [`Leaves::leaf`] keeps them in.
+    /// order [`Leaves::leaf`] keeps them in. Entries are (score, order, result).
     pub fn chosen_by_score(&self) -> &[(f32, u32, Position)] {
         &self.best[..self.len]
     }
@@ -137,18 +126,15 @@ mod tests {
     use crate::testutil::random_positions;
 
     /// The selection as first written: list every move, score each, take the best
-    /// `keep` by repeated maxima (first listed on ties), or every move when there
-    /// are no more than that.
+    /// `keep` (or every move when there are no more) by repeated maxima, first
+    /// listed on ties. Best first.
     fn chosen_from_list(pos: &Position, dice: Dice, keep: usize) -> Vec<Position> {
         let mut gen = MoveGenerator::new();
         let moves = gen.generate(pos, dice);
-        if moves.len() <= keep {
-            return moves.iter().map(|m| *m.result()).collect();
-        }
         let base = RankBase::new(pos, pubeval::is_race(pos));
         let mut scored: Vec<f32> = moves.iter().map(|m| base.score(m)).collect();
         let mut out = Vec::new();
-        for _ in 0..keep {
+        for _ in 0..keep.min(moves.len()) {
             let mut best = 0;
             for (i, &s) in scored.iter().enumerate() {
                 if s > scored[best] {
@@ -175,11 +161,21 @@ mod tests {
                         assert!(expected.is_empty(), "{pos:?} {dice:?}");
                         continue;
                     }
-                    let n = MoveGenerator::new().generate(&pos, dice).len();
+                    let listed: Vec<Position> = MoveGenerator::new()
+                        .generate(&pos, dice)
+                        .iter()
+                        .map(|m| *m.result())
+                        .collect();
+                    let n = listed.len();
                     assert_eq!(top.all_kept(), (n <= keep).then_some(n));
-                    let got: Vec<Position> =
-                        top.chosen_like_the_list().iter().map(|e| e.2).collect();
+                    let got: Vec<Position> = top.chosen_by_score().iter().map(|e| e.2).collect();
                     assert_eq!(got, expected, "{pos:?} {dice:?} keep {keep}");
+                    if n <= keep {
+                        // Every move, and in the list's order when asked for it.
+                        let got: Vec<Position> =
+                            top.chosen_in_order().iter().map(|e| e.2).collect();
+                        assert_eq!(got, listed, "{pos:?} {dice:?} keep {keep}");
+                    }
                     compared += 1;
                 }
             }

@@ -60,9 +60,10 @@ use crate::position::Position;
 /// the time of 4 without re-ranking, 3 took 0.97, so 2 gains 12-21%.
 ///
 /// Earlier, without the shots term: keep 3 / 4 / 5 with [`NetRank`] gave a squared
-/// SE of 8.99 / 8.03 / 7.45 x 1e-6 for 5.35 / 5.50 / 5.91 s, and with PubEval's
-/// ranking keep 1 to 8 and every move (`Full`) were measured: `Full` gave the least
-/// variance (10% below keep 4) at 2.5x the CPU.
+/// SE of 8.99 / 8.03 / 7.45 x 1e-6 for 5.35 / 5.50 / 5.91 s. With PubEval's ranking
+/// and the self-consistency nets (2,592 trials, SE): keep 2 0.0076, 3 0.0066, 4
+/// 0.0061, 8 0.0055, every move (`Full`) 0.0054; `Full` takes about 3.5x keep 4's
+/// CPU (20.5-21.3 s against 5.5-6.3 s for 1296 trials on one thread).
 pub const RANKED_KEEP: usize = 2;
 
 /// Candidates the table's score passes on to be re-ranked with the shots term
