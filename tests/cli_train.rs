@@ -216,6 +216,12 @@ fn rollout_labels_resume_to_the_same_file_and_refuse_a_ply() {
     label("seed2.txt", &["--seed", "2"]);
     let seed2 = std::fs::read_to_string(dir.join("seed2.txt")).unwrap();
     assert_ne!(seed2.lines().nth(1), whole.lines().nth(1));
+    // Only the race net's positions: the same labels, the opening skipped.
+    label("race.txt", &["--class", "race"]);
+    let race = std::fs::read_to_string(dir.join("race.txt")).unwrap();
+    let races: Vec<&str> = whole.lines().filter(|l| l.starts_with(RACE)).collect();
+    assert_eq!(races.len(), 2);
+    assert_eq!(race.lines().collect::<Vec<_>>(), races);
     let both = bgfarm(&[
         "train",
         "label",

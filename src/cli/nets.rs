@@ -5,7 +5,7 @@
 use super::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::BearoffDb;
-use bgfarm_engine::eval::net::{load_bundle, Net};
+use bgfarm_engine::eval::net::{load_bundle, Net, Role};
 use bgfarm_engine::eval::neural::{Endgame, NeuralEvaluator};
 use std::path::{Path, PathBuf};
 
@@ -56,12 +56,15 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
     } else {
         let path = Path::new(spec);
         if path.is_dir() {
-            let one = |f: &str| -> Result<Net, CliError> {
+            let one = |f: &str, role: Role| -> Result<Net, CliError> {
                 let p = path.join(f);
-                Net::from_safetensors(&read(&p)?)
+                Net::from_safetensors(&read(&p)?, role)
                     .map_err(|e| CliError::msg(format!("{}: {e}", p.display())))
             };
-            (one("contact.safetensors")?, one("race.safetensors")?)
+            (
+                one("contact.safetensors", Role::Contact)?,
+                one("race.safetensors", Role::Race)?,
+            )
         } else if path.is_file() {
             let bytes = read(path)?;
             let get = |name: &str| {

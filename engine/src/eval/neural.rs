@@ -15,11 +15,21 @@ pub trait Endgame: Send + Sync {
 
     /// A hash of the tables, for the engine fingerprint.
     fn checksum(&self) -> u64;
+
+    /// The race net's `probs` for the race `pos`, with what the tables know exactly
+    /// put in their place (by default nothing).
+    fn refine_race(&self, _pos: &Position, probs: Probs) -> Probs {
+        probs
+    }
 }
 
 impl Endgame for super::bearoff::BearoffDb {
     fn probs(&self, pos: &Position) -> Option<Probs> {
         super::bearoff::BearoffDb::probs(self, pos)
+    }
+
+    fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
+        super::bearoff::BearoffDb::refine_race(self, pos, probs)
     }
 
     fn checksum(&self) -> u64 {
@@ -69,7 +79,17 @@ impl NeuralEvaluator<'_> {
         if let Some(p) = self.endgame.and_then(|e| e.probs(pos)) {
             return p;
         }
-        Probs(self.race.forward(pos, &mut scratch.race)).sanitized()
+        self.refined(pos, Probs(self.race.forward(pos, &mut scratch.race)))
+    }
+
+    /// The race net's outputs for `pos`, made consistent and refined by the
+    /// endgame tables (exact backgammon chances).
+    #[inline]
+    fn refined(&self, pos: &Position, probs: Probs) -> Probs {
+        match self.endgame {
+            Some(e) => e.refine_race(pos, probs.sanitized()),
+            None => probs.sanitized(),
+        }
     }
 
     /// Scratch buffers for [`NeuralEvaluator::evaluate_with`] and
@@ -145,11 +165,10 @@ impl NeuralEvaluator<'_> {
             p
         } else {
             scratch.ready_race(&self.race);
-            Probs(
-                self.race
-                    .forward_from(&scratch.race_base, next, &mut scratch.race),
-            )
-            .sanitized()
+            let p = self
+                .race
+                .forward_from(&scratch.race_base, next, &mut scratch.race);
+            self.refined(next, Probs(p))
         }
     }
 
@@ -261,7 +280,7 @@ impl Evaluator for NeuralEvaluator<'_> {
         if let Some(p) = self.endgame.and_then(|e| e.probs(pos)) {
             return p;
         }
-        self.race.evaluate(pos)
+        self.refined(pos, self.race.evaluate(pos))
     }
 
     /// [`NeuralEvaluator::evaluate_moves`] with a per-thread scratch.

@@ -116,6 +116,10 @@ pub struct LabelArgs {
     /// Label at most this many positions in this run.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Label only the positions one net answers (the others are skipped, as if not
+    /// in the file): a race net's labels without searching the contact positions.
+    #[arg(long, value_enum, default_value_t = Nets::Both)]
+    pub class: Nets,
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -164,6 +168,17 @@ pub enum Nets {
     Both,
     Contact,
     Race,
+}
+
+impl Nets {
+    /// Whether a position is one these nets answer (`Both`: any position).
+    fn answers(self, eval: &bgfarm_engine::eval::neural::NeuralEvaluator, pos: &Position) -> bool {
+        match self {
+            Nets::Both => true,
+            Nets::Contact => eval.class(pos) == Class::Contact,
+            Nets::Race => eval.class(pos) == Class::Race,
+        }
+    }
 }
 
 pub(super) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
@@ -215,12 +230,7 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         });
         for pos in games.iter().flatten() {
             total += 1;
-            let wanted = match a.class {
-                Nets::Both => true,
-                Nets::Contact => eval.class(pos) == Class::Contact,
-                Nets::Race => eval.class(pos) == Class::Race,
-            };
-            if wanted && seen.insert(position_id::key(pos)) {
+            if a.class.answers(&eval, pos) && seen.insert(position_id::key(pos)) {
                 kept += 1;
                 writeln!(out, "{}", position_id::encode(pos)).map_err(io_err(&a.out))?;
             }
@@ -325,7 +335,8 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
     }
     let eval = load_evaluator(&a.net)?;
     let pool = pool(a.threads)?;
-    let positions = read_positions(&a.positions)?;
+    let mut positions = read_positions(&a.positions)?;
+    positions.retain(|p| a.class.answers(&eval, p));
     let from = resume_point(&a.out, &positions)?;
     let to = a
         .limit

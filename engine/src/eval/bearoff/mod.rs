@@ -27,6 +27,7 @@
 //! [`BearoffDb::CHECKSUM`].
 
 pub mod cache;
+pub mod escape;
 pub mod index;
 pub mod one_sided;
 pub mod two_sided;
@@ -115,6 +116,25 @@ impl BearoffDb {
             return Some(Probs([w, 0.0, 0.0, 0.0, 0.0]));
         }
         race_probs(&self.one, &mover, &opponent)
+    }
+
+    /// `probs` (a race net's, for the race `pos`, consistent) with the backgammon
+    /// chances the tables decide exactly ([`escape::backgammon_chances`]) in place
+    /// of the net's; the gammon chance on that side is raised to at least the
+    /// backgammon chance. Other races are returned as they are, at the cost of a
+    /// scan of the board.
+    pub fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
+        let (win_bg, lose_bg) = escape::backgammon_chances(&self.one, pos);
+        let [w, mut wg, mut wbg, mut lg, mut lbg] = probs.0;
+        if let Some(b) = win_bg {
+            wbg = b.min(w);
+            wg = wg.max(wbg);
+        }
+        if let Some(b) = lose_bg {
+            lbg = b.min(1.0 - w);
+            lg = lg.max(lbg);
+        }
+        Probs([w, wg, wbg, lg, lbg])
     }
 
     /// P(all checkers of `side` off in exactly `n` rolls) for `n` in `0..MAX_ROLLS`;

@@ -21,8 +21,8 @@
 //! 5. `dance`: with S on the bar, the chance of not entering: (O's made home points /
 //!    6) squared; 0 off the bar.
 //!
-//! All but `prime` are 0 in a pure race (tested), which keeps the race net's inputs
-//! sparse.
+//! All but `prime` are 0 in a pure race (tested): there [`features`] gives the
+//! [`race_features`](super::race_features) instead, in the same slots.
 //!
 //! Cost: first written as 21-roll passes over bit masks per side plus a
 //! `switch_sides()` copy, about 1.1 us per position (both sides): `benches/eval.rs`
@@ -35,6 +35,7 @@
 //! (`batch` 0.51-0.97M to 0.97-1.28M/s). Bit for bit the first version's values,
 //! kept in the tests as the reference.
 
+use super::race_features::race_features;
 use crate::position::Position;
 
 /// Features per side.
@@ -517,7 +518,8 @@ fn side(v: &SideView, rearmost: u32, contact: i32) -> [f32; PER_SIDE] {
 /// The mover's `shots` in `pos` (mover's view, the opponent rolling next): rolls of
 /// 36 with which the opponent hits at least one of the mover's blots. After a move
 /// this is the feature the net reads as the moved side's first
-/// (`features(&result.switch_sides())[PER_SIDE]` is this / 36, bit for bit, tested),
+/// (`contact_features(&result.switch_sides())[PER_SIDE]` is this / 36, bit for bit,
+/// tested; after a move that breaks contact the race net values the result),
 /// alone, for about a tenth of [`features`]' cost: the rollouts' luck estimate
 /// re-ranks each roll's candidates by it ([`crate::rollout`]).
 #[inline]
@@ -534,8 +536,22 @@ pub fn mover_shots(pos: &Position) -> u32 {
     })
 }
 
-/// The [`FEATURES`] of `pos`: the mover's side, then the opponent's.
+/// The [`FEATURES`] of `pos`: the mover's side, then the opponent's. In a pure race
+/// (no contact) they are the [`race_features`] instead: the contact ones are zero
+/// there in five of six slots per side, and the race net is the only net that sees
+/// races.
+#[inline]
 pub fn features(pos: &Position) -> [f32; FEATURES] {
+    if pos.has_contact() {
+        contact_features(pos)
+    } else {
+        race_features(pos)
+    }
+}
+
+/// The contact features of `pos` (the module doc's list), whatever the position:
+/// the mover's side, then the opponent's.
+pub fn contact_features(pos: &Position) -> [f32; FEATURES] {
     let (mover, opponent) = SideView::both(pos);
     let (mover_back, opponent_back) = (mover.rearmost(), opponent.rearmost());
     // Pips to break contact, both sides in one pass in the mover's numbering (index
@@ -732,12 +748,13 @@ mod tests {
     }
 
     #[test]
-    fn races_are_sparse() {
+    fn contact_features_leave_the_race_slots_free() {
         for pos in random_positions(5000, 12) {
             if pos.has_contact() {
                 continue;
             }
-            let f = features(&pos);
+            assert_eq!(features(&pos), race_features(&pos));
+            let f = contact_features(&pos);
             for s in [0, PER_SIDE] {
                 assert_eq!(f[s], 0.0, "shots in a race {pos:?}");
                 assert_eq!(f[s + 1], 0.0, "trapped in a race {pos:?}");
@@ -834,7 +851,7 @@ mod tests {
     #[test]
     fn mover_shots_is_the_moved_side_s_shots_feature() {
         for pos in random_positions(20_000, 16) {
-            let f = features(&pos.switch_sides());
+            let f = contact_features(&pos.switch_sides());
             assert_eq!(
                 (mover_shots(&pos) as f32 / 36.0).to_bits(),
                 f[PER_SIDE].to_bits(),
@@ -855,7 +872,7 @@ mod tests {
     #[test]
     fn tables_match_the_roll_by_roll_features_bit_for_bit() {
         for pos in random_positions(50_000, 13) {
-            let (f, g) = (features(&pos), features_by_rolls(&pos));
+            let (f, g) = (contact_features(&pos), features_by_rolls(&pos));
             assert_eq!(f.map(f32::to_bits), g.map(f32::to_bits), "{pos:?}");
         }
     }
@@ -892,7 +909,7 @@ mod tests {
             let Ok(pos) = Position::from_arrays(&mover, &opponent) else {
                 continue;
             };
-            let (f, g) = (features(&pos), features_by_rolls(&pos));
+            let (f, g) = (contact_features(&pos), features_by_rolls(&pos));
             assert_eq!(f.map(f32::to_bits), g.map(f32::to_bits), "{pos:?}");
         }
     }

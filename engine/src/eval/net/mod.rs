@@ -19,6 +19,7 @@
 pub mod encode;
 pub mod features;
 pub mod kernels;
+pub mod race_features;
 
 use super::{Evaluator, Probs};
 use crate::position::Position;
@@ -31,12 +32,23 @@ use std::collections::HashMap;
 pub const OUTPUTS: usize = 5;
 
 /// Name of the input encoding written into every weights file: the 198 raw inputs
-/// plus the hand-crafted [`features`].
-pub const ENCODING: &str = "bgfarm-198f-v2";
+/// plus the hand-crafted [`features`], the [`race_features`] in races.
+pub const ENCODING: &str = "bgfarm-198f-v3";
+
+/// The encoding before the race features (release 0.5.0 and earlier), still read: the
+/// same inputs except in races, where five slots per side were always 0. A race net
+/// of that encoding has its rows there zeroed on load (they never received a
+/// gradient, but a net trained from random weights kept random ones), so it computes
+/// exactly what it did.
+pub const PREVIOUS_ENCODING: &str = "bgfarm-198f-v2";
 
 /// The first encoding (the raw 198 inputs only). Its files still load: the feature
 /// rows of the first layer are zero, so such a net computes exactly what it did.
 pub const LEGACY_ENCODING: &str = "bgfarm-198-v1";
+
+/// Feature slots (of [`features::FEATURES`]) that hold race features in races and
+/// were always 0 there before: all but `prime` (3 and 9).
+const RACE_ONLY_SLOTS: [usize; 10] = [0, 1, 2, 4, 5, 6, 7, 8, 10, 11];
 
 /// Why a weights file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -359,9 +371,9 @@ impl Net {
     }
 
     /// Loads weights from safetensors bytes, checking shapes, the encoding and that
-    /// every weight is finite.
-    pub fn from_safetensors(bytes: &[u8]) -> Result<Net, NetError> {
-        load_bundle(bytes, "")
+    /// every weight is finite: a file holding one net, for `role`.
+    pub fn from_safetensors(bytes: &[u8], role: Role) -> Result<Net, NetError> {
+        load_net(bytes, "", role)
     }
 
     /// A 64-bit FNV-1a hash of the weights, part of the engine fingerprint.
@@ -420,20 +432,42 @@ pub fn save_bundle(nets: &[(&str, &Net)]) -> Result<Vec<u8>, NetError> {
     safetensors::serialize(views, Some(meta)).map_err(|e| NetError(e.to_string()))
 }
 
+/// What a net is used for: it decides how files of an older encoding are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Positions with contact.
+    Contact,
+    /// Pure races: reads the [`race_features`].
+    Race,
+}
+
 /// Reads net `name` (see [`save_bundle`]) from safetensors bytes, checking the input
-/// encoding, every shape, and that every weight is finite.
+/// encoding, every shape, and that every weight is finite; `race.` is read as the
+/// race net ([`Role::Race`]), any other name as a contact net.
 pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
+    let role = if name.starts_with("race") {
+        Role::Race
+    } else {
+        Role::Contact
+    };
+    load_net(bytes, name, role)
+}
+
+/// [`load_bundle`] with the net's role given.
+pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
     use safetensors::tensor::Dtype;
     use safetensors::SafeTensors;
     let err = |m: String| NetError(format!("bad network file: {m}"));
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| err(e.to_string()))?;
     let all_meta = header.metadata().clone().unwrap_or_default();
-    let rows = match all_meta.get("encoding") {
-        Some(e) if e == ENCODING => INPUTS,
-        Some(e) if e == LEGACY_ENCODING => RAW_INPUTS,
+    let (rows, previous) = match all_meta.get("encoding") {
+        Some(e) if e == ENCODING => (INPUTS, false),
+        Some(e) if e == PREVIOUS_ENCODING => (INPUTS, true),
+        Some(e) if e == LEGACY_ENCODING => (RAW_INPUTS, false),
         Some(e) => {
             return Err(err(format!(
-                "input encoding {e:?}, this build reads {ENCODING:?} and {LEGACY_ENCODING:?}"
+                "input encoding {e:?}, this build reads {ENCODING:?}, {PREVIOUS_ENCODING:?} \
+                 and {LEGACY_ENCODING:?}"
             )))
         }
         None => return Err(err("no input encoding in its metadata".into())),
@@ -480,6 +514,12 @@ pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
     let mut w1 = get("w1", &[rows, hidden])?;
     // Legacy files: zero rows for the inputs they did not have.
     w1.resize(INPUTS * hidden, 0.0);
+    if previous && role == Role::Race {
+        for slot in RACE_ONLY_SLOTS {
+            let row = RAW_INPUTS + slot;
+            w1[row * hidden..(row + 1) * hidden].fill(0.0);
+        }
+    }
     Ok(Net {
         hidden,
         w1,
@@ -524,15 +564,15 @@ mod tests {
         let mut net = Net::random(16, 3);
         net.metadata.insert("kind".into(), "contact".into());
         let bytes = net.to_safetensors().unwrap();
-        let back = Net::from_safetensors(&bytes).unwrap();
+        let back = Net::from_safetensors(&bytes, Role::Contact).unwrap();
         assert_eq!(back.w1, net.w1);
         assert_eq!(back.hash(), net.hash());
         assert_eq!(
             back.metadata.get("kind").map(String::as_str),
             Some("contact")
         );
-        assert!(Net::from_safetensors(&bytes[..bytes.len() - 4]).is_err());
-        assert!(Net::from_safetensors(b"not a net").is_err());
+        assert!(Net::from_safetensors(&bytes[..bytes.len() - 4], Role::Contact).is_err());
+        assert!(Net::from_safetensors(b"not a net", Role::Race).is_err());
         let other = Net::random(8, 4);
         let bundle = save_bundle(&[("contact.", &net), ("race.", &other)]).unwrap();
         assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
@@ -571,7 +611,7 @@ mod tests {
         ];
         let meta = HashMap::from([("encoding".to_string(), LEGACY_ENCODING.to_string())]);
         let file = safetensors::serialize(views, Some(meta)).unwrap();
-        let old = Net::from_safetensors(&file).unwrap();
+        let old = Net::from_safetensors(&file, Role::Contact).unwrap();
         assert_eq!(old.w1[..RAW_INPUTS * h], net.w1[..RAW_INPUTS * h]);
         assert!(old.w1[RAW_INPUTS * h..].iter().all(|&w| w == 0.0));
         // Raw inputs only, by hand: the features do not move the outputs.
@@ -594,7 +634,7 @@ mod tests {
         }
         // Saved again, it is in the new encoding.
         assert_eq!(
-            Net::from_safetensors(&old.to_safetensors().unwrap()).unwrap(),
+            Net::from_safetensors(&old.to_safetensors().unwrap(), Role::Contact).unwrap(),
             old
         );
     }
