@@ -12,7 +12,9 @@ mean absolute error of their equity differences to the best (x1000) for bgfarm's
 (`cargo build --release`) and Python 3; GNU Backgammon is not needed. Measured
 2026-11-30: 80 decisions, 1296 trials: rollouts 2.43, 0-ply 18.08, GNU Backgammon
 0-ply 2.66 (about a minute on 2 cores). All 210 decisions, no rollouts
-(`0 0`): bgfarm 0-ply 14.54, GNU Backgammon 0-ply 2.62.
+(`0 0`): bgfarm 0-ply 14.54, GNU Backgammon 0-ply 2.62. Release 0.6.0 (race
+inputs, exact backgammon chances, 13 rounds of 2-ply self-consistency for the race
+net): 8.23.
 """
 import json
 import os
