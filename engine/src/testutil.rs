@@ -7,6 +7,19 @@ use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
 
+/// A position from (point, count) lists: the mover's points in its numbering,
+/// the opponent's in the opponent's numbering; point 25 = bar.
+pub fn board(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
+    let (mut m, mut o) = ([0u8; 25], [0u8; 25]);
+    for &(p, n) in mover {
+        m[p - 1] = n;
+    }
+    for &(p, n) in opponent {
+        o[p - 1] = n;
+    }
+    Position::from_arrays(&m, &o).expect("test position")
+}
+
 /// Positions of random games: every candidate of every roll (contact, hits, bar,
 /// races, bear-offs), deterministic in `seed`.
 pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {

@@ -581,20 +581,7 @@ pub fn contact_features(pos: &Position) -> [f32; FEATURES] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::random_positions;
-
-    /// A position from (point, count) lists: the mover's points in its numbering,
-    /// the opponent's in the opponent's numbering; point 25 = bar.
-    fn board(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        let (mut m, mut o) = ([0u8; 25], [0u8; 25]);
-        for &(p, n) in mover {
-            m[p - 1] = n;
-        }
-        for &(p, n) in opponent {
-            o[p - 1] = n;
-        }
-        Position::from_arrays(&m, &o).expect("test position")
-    }
+    use crate::testutil::{board, random_positions};
 
     fn shots_of(pos: &Position) -> u32 {
         shots(&SideView::mover(pos))

@@ -94,18 +94,7 @@ fn side(c: &[u8; 25]) -> [f32; PER_SIDE] {
 mod tests {
     use super::*;
     use crate::eval::net::features::contact_features;
-    use crate::testutil::random_positions;
-
-    fn board(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        let (mut m, mut o) = ([0u8; 25], [0u8; 25]);
-        for &(p, n) in mover {
-            m[p - 1] = n;
-        }
-        for &(p, n) in opponent {
-            o[p - 1] = n;
-        }
-        Position::from_arrays(&m, &o).expect("test position")
-    }
+    use crate::testutil::{board, random_positions};
 
     /// Worked by hand: the mover has 5 checkers back in the opponent's home board
     /// (4 on 23, 1 on 19), one on 10 and 9 at home, none off; the opponent has 9 on
