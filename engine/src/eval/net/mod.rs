@@ -580,6 +580,41 @@ mod tests {
         assert!(load_bundle(&bundle, "crashed.").is_err());
     }
 
+    /// A file of the previous encoding: its race net's rows for the race-only
+    /// slots, which the race net never used, load as zero (so it computes what it
+    /// did); the contact net keeps every row, as does a race net of this encoding.
+    #[test]
+    fn previous_encoding_race_nets_load_without_race_rows() {
+        let (contact, race) = (Net::random(16, 11), Net::random(16, 12));
+        let bundle = save_bundle(&[("contact.", &contact), ("race.", &race)]).unwrap();
+        assert_eq!(load_bundle(&bundle, "race.").unwrap(), race);
+        // Same length, so the header's offsets stay valid.
+        assert_eq!(ENCODING.len(), PREVIOUS_ENCODING.len());
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let at = text(&bundle).find(ENCODING).unwrap();
+        let mut old = bundle.clone();
+        old[at..at + ENCODING.len()].copy_from_slice(PREVIOUS_ENCODING.as_bytes());
+        assert_eq!(load_bundle(&old, "contact.").unwrap(), contact);
+        let r = load_bundle(&old, "race.").unwrap();
+        let h = r.hidden;
+        for slot in 0..features::FEATURES {
+            let row = &r.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
+            let was = &race.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
+            if RACE_ONLY_SLOTS.contains(&slot) {
+                assert!(row.iter().all(|&w| w == 0.0), "slot {slot}");
+            } else {
+                assert_eq!(row, was, "slot {slot}");
+            }
+        }
+        assert_eq!(r.w1[..RAW_INPUTS * h], race.w1[..RAW_INPUTS * h]);
+        // A one-net file of a race net, read for its role.
+        let mut single = race.to_safetensors().unwrap();
+        let at = text(&single).find(ENCODING).unwrap();
+        single[at..at + ENCODING.len()].copy_from_slice(PREVIOUS_ENCODING.as_bytes());
+        assert_eq!(Net::from_safetensors(&single, Role::Race).unwrap(), r);
+        assert_eq!(Net::from_safetensors(&single, Role::Contact).unwrap(), race);
+    }
+
     /// A file in the first encoding (198 rows) loads with zero feature rows, and so
     /// gives the outputs the raw inputs alone give.
     #[test]
