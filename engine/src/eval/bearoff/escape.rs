@@ -29,7 +29,7 @@
 
 use super::index::{self, POINTS};
 use super::one_sided::MAX_ROLLS;
-use super::OneSidedDb;
+use super::{opponent_home, OneSidedDb};
 use crate::position::Position;
 use std::sync::OnceLock;
 
@@ -161,33 +161,15 @@ fn step(side: &[u8; POINTS], die: u8, out: &mut Vec<[u8; POINTS]>) {
 /// checkers on the mover's point `19 + i`), when the mover has none off and at least
 /// one there.
 fn stragglers(pos: &Position) -> Option<[u8; POINTS]> {
-    let p = pos.pips();
-    let on_board: u32 = p[1..]
-        .iter()
-        .map(|&c| u32::from(c.max(0).unsigned_abs()))
-        .sum();
-    if on_board != 15 {
+    if pos.mover_off() != 0 {
         return None;
     }
+    let p = pos.pips();
     let mut side = [0u8; POINTS];
     for i in 0..POINTS {
         side[i] = p[19 + i].max(0).unsigned_abs();
     }
     (side.iter().any(|&c| c > 0)).then_some(side)
-}
-
-/// The opponent's home board when all its checkers are there or off (`[i]` = its
-/// point `i + 1`).
-fn opponent_home(pos: &Position) -> Option<[u8; POINTS]> {
-    let p = pos.pips();
-    if p[..19].iter().any(|&c| c < 0) {
-        return None;
-    }
-    let mut side = [0u8; POINTS];
-    for i in 0..POINTS {
-        side[i] = p[24 - i].min(0).unsigned_abs();
-    }
-    Some(side)
 }
 
 /// Exact backgammon chances of a race (no contact) for the player on roll: `(win

@@ -154,17 +154,31 @@ impl BearoffDb {
 /// when any checker is elsewhere or on a bar.
 pub fn home_boards(pos: &Position) -> Option<([u8; POINTS], [u8; POINTS])> {
     let p = pos.pips();
-    // Mover: indices 1..=6; opponent: its points 1..=6 are indices 24..=19.
-    if p[7..].iter().any(|&c| c > 0) || p[..19].iter().any(|&c| c < 0) {
+    // Mover: indices 1..=6 (and nothing above, bar included).
+    if p[7..].iter().any(|&c| c > 0) {
         return None;
     }
+    let opponent = opponent_home(pos)?;
     let mut mover = [0u8; POINTS];
-    let mut opponent = [0u8; POINTS];
     for i in 0..POINTS {
         mover[i] = p[i + 1].max(0).unsigned_abs();
-        opponent[i] = p[24 - i].min(0).unsigned_abs();
     }
     Some((mover, opponent))
+}
+
+/// The opponent's home board (`[i]` = checkers on its point `i + 1`) when every
+/// checker of its is there or off; `None` when any is elsewhere or on its bar.
+pub fn opponent_home(pos: &Position) -> Option<[u8; POINTS]> {
+    let p = pos.pips();
+    // Its points 1..=6 are indices 24..=19; index 0 is its bar.
+    if p[..19].iter().any(|&c| c < 0) {
+        return None;
+    }
+    let mut side = [0u8; POINTS];
+    for i in 0..POINTS {
+        side[i] = p[24 - i].min(0).unsigned_abs();
+    }
+    Some(side)
 }
 
 /// One-sided race probabilities for the player on roll, `[win, win gammon, 0, lose

@@ -36,24 +36,16 @@ use crate::position::Position;
 /// The race features of `pos` (no contact, both sides on the board): the mover's
 /// side, then the opponent's. The caller decides it is a race.
 pub fn race_features(pos: &Position) -> [f32; FEATURES] {
-    let p = pos.pips();
-    let (mut mover, mut opponent) = ([0u8; 25], [0u8; 25]);
-    for i in 1..25 {
-        let c = p[i];
-        if c > 0 {
-            mover[i] = c.unsigned_abs();
-        } else if c < 0 {
-            opponent[25 - i] = c.unsigned_abs();
-        }
-    }
+    let (mover, opponent) = pos.to_arrays();
     let mut f = [0.0; FEATURES];
     f[..PER_SIDE].copy_from_slice(&side(&mover));
     f[PER_SIDE..].copy_from_slice(&side(&opponent));
     f
 }
 
-/// One side's race features from its checker counts by point (index 1..=24, its
-/// own numbering; index 0 unused).
+/// One side's race features from its checker counts by point, as
+/// [`Position::to_arrays`] gives them (index `i` = its point `i + 1`; the bar, index
+/// 24, is empty in a race).
 fn side(c: &[u8; 25]) -> [f32; PER_SIDE] {
     let mut on_board = 0u32;
     let mut home_pips = 0u32;
@@ -61,7 +53,7 @@ fn side(c: &[u8; 25]) -> [f32; PER_SIDE] {
     let mut crossovers = 0u32;
     let mut lowest_home = 0u32;
     let (mut run, mut prime) = (0u32, 0u32);
-    for (point, &n) in (1u32..).zip(&c[1..]) {
+    for (point, &n) in (1u32..=24).zip(c) {
         let n32 = u32::from(n);
         on_board += n32;
         home_pips += n32 * point.saturating_sub(6);
