@@ -20,7 +20,7 @@ use bgfarm_engine::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
 use bgfarm_engine::train::races::{race_positions, RaceKind};
-use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig};
+use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig, Optimizer};
 use bgfarm_engine::ParseError;
 use bgfarm_engine::Position;
 use rayon::prelude::*;
@@ -147,10 +147,23 @@ pub struct FitArgs {
     /// Passes over the data.
     #[arg(long, default_value_t = FitConfig::default().epochs)]
     pub epochs: u32,
-    #[arg(long, default_value_t = FitConfig::default().lr_start)]
-    pub lr_start: f32,
-    #[arg(long, default_value_t = FitConfig::default().lr_end)]
-    pub lr_end: f32,
+    /// How gradients become steps: `adam` on minibatches, or `sgd`, one sample at a
+    /// time (the shipped nets' legs up to 30).
+    #[arg(long, value_enum, default_value_t = OptimizerArg::Adam)]
+    pub optimizer: OptimizerArg,
+    /// Samples per Adam step.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub batch: u32,
+    /// Learning rate at the start (default: 0.001 for Adam, 0.02 for SGD), falling
+    /// geometrically to `--lr-end` (default: 0.00003 for Adam, 0.002 for SGD).
+    #[arg(long)]
+    pub lr_start: Option<f32>,
+    #[arg(long)]
+    pub lr_end: Option<f32>,
+    /// Threads for Adam's minibatch gradients (default: one per core). Never changes
+    /// the result.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Hold out one sample in K to measure the fit (0: none).
     #[arg(long, default_value_t = FitConfig::default().holdout)]
     pub holdout: u32,
@@ -160,6 +173,13 @@ pub struct FitArgs {
     /// left out of the fit).
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub nets: Nets,
+}
+
+/// `--optimizer` of `bgfarm train fit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OptimizerArg {
+    Adam,
+    Sgd,
 }
 
 /// The nets `bgfarm train fit` changes.
@@ -430,7 +450,25 @@ fn read_all(
 }
 
 pub fn fit(a: FitArgs) -> Result<(), CliError> {
-    if a.epochs == 0 || a.lr_start <= 0.0 || a.lr_end <= 0.0 {
+    let (optimizer, lr_start, lr_end) = match a.optimizer {
+        OptimizerArg::Adam => (
+            Optimizer::Adam {
+                batch: a.batch as usize,
+            },
+            a.lr_start.unwrap_or(0.001),
+            a.lr_end.unwrap_or(0.00003),
+        ),
+        OptimizerArg::Sgd => (
+            Optimizer::Sgd,
+            a.lr_start.unwrap_or(FitConfig::default().lr_start),
+            a.lr_end.unwrap_or(FitConfig::default().lr_end),
+        ),
+    };
+    if a.threads == Some(0) {
+        return Err(CliError::msg("--threads must be at least 1"));
+    }
+    // Not `> 0.0`-negated: a NaN rate must be refused too.
+    if a.epochs == 0 || !(lr_start > 0.0 && lr_end > 0.0) {
         return Err(CliError::msg(
             "--epochs must be at least 1 and learning rates positive",
         ));
@@ -476,10 +514,14 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
     let cfg = FitConfig {
         epochs: a.epochs,
-        lr_start: a.lr_start,
-        lr_end: a.lr_end,
+        lr_start,
+        lr_end,
         holdout: a.holdout,
         seed: a.seed,
+        optimizer,
+        threads: a.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
     };
     let start = Instant::now();
     let fit_one = |net: &mut Net, data: &[Sample], kind: &str| {
@@ -504,12 +546,17 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         net.metadata.insert(
             "training".into(),
             format!(
-                "{history}; supervised fit of {} samples from {} epochs={} lr={}..{} seed={}",
+                "{history}; supervised fit of {} samples from {} epochs={} optimizer={} \
+                 lr={}..{} seed={}",
                 data.len(),
                 data_names.join(","),
                 a.epochs,
-                a.lr_start,
-                a.lr_end,
+                match cfg.optimizer {
+                    Optimizer::Sgd => "sgd".to_string(),
+                    Optimizer::Adam { batch } => format!("adam/{batch}"),
+                },
+                cfg.lr_start,
+                cfg.lr_end,
                 a.seed
             ),
         );

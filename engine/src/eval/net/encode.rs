@@ -292,6 +292,7 @@ pub fn encode_delta_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
     use crate::testutil::random_positions;
 
     #[test]
@@ -316,9 +317,15 @@ mod tests {
         encode(&Position::STARTING.switch_sides(), &mut t);
         let e = t.to_dense();
         assert_eq!(e[..99], d[99..RAW_INPUTS]);
-        // And the two sides' features.
-        let half = RAW_INPUTS + FEATURES / 2;
-        assert_eq!(e[RAW_INPUTS..half], d[half..]);
+        // And the two sides' features, block by block.
+        let (m, o) = (RAW_INPUTS, RAW_INPUTS + PER_SIDE);
+        assert_eq!(e[m..o], d[o..o + PER_SIDE]);
+        let (m, o) = (
+            RAW_INPUTS + BASE_FEATURES,
+            RAW_INPUTS + BASE_FEATURES + EXTRA_PER_SIDE,
+        );
+        assert_eq!(e[m..o], d[o..o + EXTRA_PER_SIDE]);
+        assert_eq!(e[o..INPUTS], d[m..o]);
     }
 
     /// The encoding as the module docs state it, unit by unit.

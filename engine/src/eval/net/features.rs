@@ -21,8 +21,35 @@
 //! 5. `dance`: with S on the bar, the chance of not entering: (O's made home points /
 //!    6) squared; 0 off the bar.
 //!
-//! All but `prime` are 0 in a pure race (tested): there [`features`] gives the
-//! [`race_features`](super::race_features) instead, in the same slots.
+//!
+//! A second block ([`EXTRA_PER_SIDE`] per side, encoding `bgfarm-198f-v4`) follows
+//! both sides' first blocks, so the nets of older files keep their rows and get zero
+//! ones here. It describes O's hits on S's blots roll by roll and O's blockade as a
+//! whole, which the first block sums up in one number each:
+//!
+//! 6. `pip_loss`: the pips S loses to O's next roll, O choosing the hit that costs
+//!    most (a blot on S's point `p` goes back `25 - p` pips), / (36 x 24).
+//! 7. `double`: rolls (of 36) among the hitting ones that reach two or more different
+//!    S blots (each blot's hitting rolls counted separately, so a roll that can hit
+//!    either of two blots counts whether or not it can hit both), / 36.
+//! 8. `contain`: 1 - (the fewest rolls of 36 that carry an S checker past O's
+//!    blockade, over S's points 15..=24 whether S has a checker there or not, the
+//!    blockade being O's points on its 1..=12) / 36: how well O's points confine
+//!    S's back checkers anywhere, where `trapped` looks at the rearmost one only.
+//! 9. `back_trapped`: over S's checkers on the bar and its points 15..=24, the mean
+//!    of 1 - (rolls of 36 that carry the checker past that blockade) / 36; 0 with
+//!    none there.
+//! 10. `enter`: the chance that one S checker on the bar fails to enter, (O's made
+//!     home points / 6) squared, whether S is on the bar or not: what being hit
+//!     would cost in tempo (`dance` is the same number only while S is on the bar).
+//!
+//! Why: a 128-unit net fitted with Adam to its own 1-ply labels (1,015,305 contact
+//! positions) stopped at an equity RMSE of 0.0334 whether it had 128 or 256 hidden
+//! units: the inputs, not the capacity, were the limit.
+//!
+//! All of the first block but `prime` is 0 in a pure race (tested): there
+//! [`features`] gives the [`race_features`](super::race_features) instead, in the
+//! same slots, and the second block is 0.
 //!
 //! Cost: first written as 21-roll passes over bit masks per side plus a
 //! `switch_sides()` copy, about 1.1 us per position (both sides): `benches/eval.rs`
@@ -38,10 +65,16 @@
 use super::race_features::race_features;
 use crate::position::Position;
 
-/// Features per side.
+/// Features per side in the first block (encodings v2 and v3).
 pub const PER_SIDE: usize = 6;
-/// Features of a position (both sides).
-pub const FEATURES: usize = 2 * PER_SIDE;
+/// The first block, both sides: all the features of encodings v2 and v3.
+pub const BASE_FEATURES: usize = 2 * PER_SIDE;
+/// Features per side in the second block (encoding v4, contact only): `pip_loss`,
+/// `double`, `contain`, `back_trapped`, `enter`.
+pub const EXTRA_PER_SIDE: usize = 5;
+/// Features of a position: the first block (mover, opponent), then the second
+/// (mover, opponent). Older nets load with zero rows for the second block.
+pub const FEATURES: usize = BASE_FEATURES + 2 * EXTRA_PER_SIDE;
 
 /// Points 1..=24 as bits 1..=24.
 const BOARD: u32 = 0x01FF_FFFE;
@@ -308,40 +341,77 @@ fn shots(v: &SideView) -> u32 {
     while blots != 0 {
         let t = blots.trailing_zeros();
         blots &= blots - 1;
-        // O's checkers 1..=NEAR pips below the blot.
-        let mut near = v.other & ((1 << t) - 1) & !((1 << t.saturating_sub(NEAR)) - 1);
-        while near != 0 {
-            let h = near.trailing_zeros();
-            near &= near - 1;
-            let d = t - h;
-            let between = (v.made >> (h + 1)) & ((1 << (d - 1)) - 1);
-            set |= NEAR_HITS[((1 << (d - 1)) - 1 + between) as usize];
-        }
-        // Most blots have no O checker 15 or more pips behind: skip the five checks.
-        if t < 16 || v.other & ((1 << (t - 14)) - 1) == 0 {
-            continue;
-        }
-        for (d, roll, path) in FAR {
-            if t > d && (v.other >> (t - d)) & 1 != 0 && (v.made >> (t - d)) & path == 0 {
-                set |= roll;
-            }
-        }
+        set |= blot_hits(v, t);
     }
     weight(set)
+}
+
+/// The rolls (a roll set) with which O, off the bar, hits S's blot on point `t`.
+#[inline]
+fn blot_hits(v: &SideView, t: u32) -> u32 {
+    let mut set = 0;
+    // O's checkers 1..=NEAR pips below the blot.
+    let mut near = v.other & ((1 << t) - 1) & !((1 << t.saturating_sub(NEAR)) - 1);
+    while near != 0 {
+        let h = near.trailing_zeros();
+        near &= near - 1;
+        let d = t - h;
+        let between = (v.made >> (h + 1)) & ((1 << (d - 1)) - 1);
+        set |= NEAR_HITS[((1 << (d - 1)) - 1 + between) as usize];
+    }
+    // Most blots have no O checker 15 or more pips behind: skip the five checks.
+    if t < 16 || v.other & ((1 << (t - 14)) - 1) == 0 {
+        return set;
+    }
+    for (d, roll, path) in FAR {
+        if t > d && (v.other >> (t - d)) & 1 != 0 && (v.made >> (t - d)) & path == 0 {
+            set |= roll;
+        }
+    }
+    set
+}
+
+/// O's hits on S's blots, blot by blot: (rolls of 36 that hit any, as [`shots`];
+/// rolls that hit two or more different blots, each counted on its own; the sum
+/// over the 36 rolls of the most pips a hit with that roll costs S).
+///
+/// Blots from the most advanced (the costliest to lose) up: a roll's loss is that
+/// of the first blot it hits.
+fn hit_profile(v: &SideView) -> (u32, u32, u32) {
+    let (mut any, mut two, mut loss) = (0u32, 0u32, 0u32);
+    let mut blots = v.blots;
+    while blots != 0 {
+        let t = blots.trailing_zeros();
+        blots &= blots - 1;
+        let set = if v.other_bar == 0 {
+            blot_hits(v, t)
+        } else {
+            hit_set_by_rolls(v, 1 << t)
+        };
+        loss += (25 - t) * weight(set & !any);
+        two |= any & set;
+        any |= set;
+    }
+    (weight(any), weight(two), loss)
 }
 
 /// [`shots`] roll by roll: each of the 21 rolls played with every O checker at once
 /// as bit masks. Used with O on the bar (entering first changes which checkers may
 /// move), and as the reference the lookups are tested against.
 fn shots_by_rolls(v: &SideView) -> u32 {
-    if v.blots == 0 {
+    weight(hit_set_by_rolls(v, v.blots))
+}
+
+/// The rolls (a roll set) with which O hits at least one S blot of `blots`, roll by
+/// roll: [`shots_by_rolls`] for any subset of S's blots.
+fn hit_set_by_rolls(v: &SideView, blots: u32) -> u32 {
+    if blots == 0 {
         return 0;
     }
     let open = !v.made & BOARD;
-    let blots = v.blots;
     let hit = |m: u32| m & blots != 0;
     let mut n = 0;
-    for &(a, b, w) in &ROLLS {
+    for (k, &(a, b, _)) in ROLLS.iter().enumerate() {
         let hits = if a != b {
             match v.other_bar {
                 0 => {
@@ -366,7 +436,7 @@ fn shots_by_rolls(v: &SideView) -> u32 {
             } else if e & open == 0 {
                 (0, 0) // cannot enter: no move at all
             } else if hit(e) {
-                n += w;
+                n |= 1 << k;
                 continue;
             } else {
                 // The entered checkers and the others share the remaining steps.
@@ -383,7 +453,7 @@ fn shots_by_rolls(v: &SideView) -> u32 {
             }
             any
         };
-        n += w * u32::from(hits);
+        n |= u32::from(hits) << k;
     }
     n
 }
@@ -484,8 +554,47 @@ fn escapes(v: &SideView, rearmost: u32) -> (u32, u32) {
     (past, run)
 }
 
-/// The [`PER_SIDE`] features of side `v` with its rearmost checker at `rearmost` and
-/// `contact` pips to break contact.
+/// S's points 13..=24 (O's home and outer boards) as bits: the blockade of the
+/// second block's `contain` and `back_trapped`. With O's midpoint counted, a checker
+/// on S's 24-point (12 pips from it) would read as nearly always contained.
+const BLOCKADE: u32 = 0x01FF_E000;
+
+/// The second block's [`EXTRA_PER_SIDE`] features of side `v` (`counts`: S's
+/// checkers by point in its numbering, the bar 25).
+#[inline]
+fn side_extra(v: &SideView, counts: &[u8; 26]) -> [f32; EXTRA_PER_SIDE] {
+    let (_, two, loss) = hit_profile(v);
+    let blockade = SideView {
+        other_made: v.other_made & BLOCKADE,
+        ..*v
+    };
+    let least = (15..=24)
+        .map(|p| escapes(&blockade, p).0)
+        .min()
+        .unwrap_or(36);
+    let (mut back, mut trapped) = (0u32, 0u32);
+    for (p, &n) in (15..=25).zip(&counts[15..]) {
+        if n > 0 {
+            back += u32::from(n);
+            trapped += u32::from(n) * (36 - escapes(&blockade, p).0);
+        }
+    }
+    let home = (v.other_made >> 19).count_ones();
+    [
+        loss as f32 / (36.0 * 24.0),
+        two as f32 / 36.0,
+        (36 - least) as f32 / 36.0,
+        if back == 0 {
+            0.0
+        } else {
+            trapped as f32 / (36 * back) as f32
+        },
+        (home * home) as f32 / 36.0,
+    ]
+}
+
+/// The first block's [`PER_SIDE`] features of side `v` with its rearmost checker at
+/// `rearmost` and `contact` pips to break contact.
 #[inline]
 fn side(v: &SideView, rearmost: u32, contact: i32) -> [f32; PER_SIDE] {
     let (past, run) = if rearmost == 0 {
@@ -574,7 +683,15 @@ pub fn contact_features(pos: &Position) -> [f32; FEATURES] {
     }
     let mut f = [0.0; FEATURES];
     f[..PER_SIDE].copy_from_slice(&side(&mover, mover_back, contact));
-    f[PER_SIDE..].copy_from_slice(&side(&opponent, opponent_back, other_contact));
+    f[PER_SIDE..BASE_FEATURES].copy_from_slice(&side(&opponent, opponent_back, other_contact));
+    // Checker counts by point for each side in its own numbering (bar = 25).
+    let (mut mine, mut theirs) = ([0u8; 26], [0u8; 26]);
+    for (i, &c) in pos.pips().iter().enumerate() {
+        mine[i] = c.max(0) as u8;
+        theirs[25 - i] = (-c).max(0) as u8;
+    }
+    f[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE].copy_from_slice(&side_extra(&mover, &mine));
+    f[BASE_FEATURES + EXTRA_PER_SIDE..].copy_from_slice(&side_extra(&opponent, &theirs));
     f
 }
 
@@ -713,7 +830,7 @@ mod tests {
     #[test]
     fn opening_position_values() {
         let f = features(&Position::STARTING);
-        assert_eq!(f[..PER_SIDE], f[PER_SIDE..]);
+        assert_eq!(f[..PER_SIDE], f[PER_SIDE..BASE_FEATURES]);
         // No blots, no bar; 152 pips to break contact; longest prime 1 (points 6 and
         // 8 are not adjacent).
         assert_eq!(f[0], 0.0);
@@ -732,6 +849,11 @@ mod tests {
         assert_eq!(f[5], 1.0);
         assert_eq!(f[1], 1.0);
         assert_eq!(f[2], 1.0);
+        // The second block: a closed board, the bar checker trapped; the opponent
+        // has no checker on its 15..=24.
+        assert_eq!(f[BASE_FEATURES + 4], 1.0);
+        assert_eq!(f[BASE_FEATURES + 3], 1.0);
+        assert_eq!(f[BASE_FEATURES + EXTRA_PER_SIDE + 3], 0.0);
     }
 
     #[test]
@@ -828,11 +950,110 @@ mod tests {
                 dance,
             ]
         }
+        fn extra(pos: &Position) -> [f32; EXTRA_PER_SIDE] {
+            let v = SideView::mover(pos);
+            let (mut any, mut two, mut loss) = (0, 0, 0);
+            for t in 1..=24 {
+                if v.blots & (1 << t) != 0 {
+                    let set = hit_set_by_rolls(&v, 1 << t);
+                    loss += (25 - t) * weight(set & !any);
+                    two |= any & set;
+                    any |= set;
+                }
+            }
+            assert_eq!(weight(any), shots_by_rolls(&v));
+            let blockade = SideView {
+                other_made: v.other_made & BLOCKADE,
+                ..v
+            };
+            let least = (15..=24)
+                .map(|p| escapes_by_rolls(&blockade, p).0)
+                .min()
+                .unwrap_or(36);
+            let p = pos.pips();
+            let (mut back, mut trapped) = (0, 0);
+            for i in 15..=25 {
+                let n = p[i].max(0) as u32;
+                back += n;
+                trapped += n * (36 - escapes_by_rolls(&blockade, i as u32).0);
+            }
+            let home = (19..=24).filter(|&i| p[i] <= -2).count() as u32;
+            [
+                loss as f32 / (36.0 * 24.0),
+                weight(two) as f32 / 36.0,
+                (36 - least) as f32 / 36.0,
+                if back == 0 {
+                    0.0
+                } else {
+                    trapped as f32 / (36 * back) as f32
+                },
+                (home * home) as f32 / 36.0,
+            ]
+        }
         let (a, b) = (side(pos), side(&pos.switch_sides()));
+        let (c, d) = (extra(pos), extra(&pos.switch_sides()));
         let mut f = [0.0; FEATURES];
         f[..PER_SIDE].copy_from_slice(&a);
-        f[PER_SIDE..].copy_from_slice(&b);
+        f[PER_SIDE..BASE_FEATURES].copy_from_slice(&b);
+        f[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE].copy_from_slice(&c);
+        f[BASE_FEATURES + EXTRA_PER_SIDE..].copy_from_slice(&d);
         f
+    }
+
+    /// The second block worked by hand.
+    #[test]
+    fn pip_loss_double_and_contain_by_hand() {
+        // A mover blot on its 10-point, one opponent checker 6 pips behind it (the
+        // mover's 4-point, the opponent's 21) with nothing between: 17 shots (11
+        // with a 6, 5-1, 4-2, 3-3, 2-2), each sending the blot back 15 pips.
+        let one = board(&[(10, 1), (1, 14)], &[(21, 1), (1, 14)]);
+        let f = contact_features(&one);
+        assert_eq!(f[0], 17.0 / 36.0);
+        assert_eq!(f[BASE_FEATURES], 17.0 * 15.0 / (36.0 * 24.0));
+        assert_eq!(f[BASE_FEATURES + 1], 0.0);
+        // A second blot on the 7-point, 3 pips from the same hitter: 14 rolls hit it
+        // (11 with a 3, 2-1, 1-1), 3 of them also the 10-point blot (6-3, 3-3):
+        // 28 shots. It is the further advanced, 18 pips lost: 14 x 18 + (17 - 3) x 15.
+        let two = board(&[(10, 1), (7, 1), (1, 13)], &[(21, 1), (1, 14)]);
+        let g = contact_features(&two);
+        assert_eq!(g[0], 28.0 / 36.0);
+        assert_eq!(
+            g[BASE_FEATURES],
+            (14.0 * 18.0 + 14.0 * 15.0) / (36.0 * 24.0)
+        );
+        assert_eq!(g[BASE_FEATURES + 1], 3.0 / 36.0);
+        // Seen from the other side, the same numbers are the opponent's block.
+        let m = contact_features(&two.switch_sides());
+        assert_eq!(
+            m[BASE_FEATURES + EXTRA_PER_SIDE..],
+            g[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE]
+        );
+        // The opening: no blots; no escape is fully blocked.
+        let f = contact_features(&Position::STARTING);
+        assert_eq!(f[BASE_FEATURES..BASE_FEATURES + 2], [0.0, 0.0]);
+        assert!(f[BASE_FEATURES + 2] < 1.0);
+        // The opponent's six-point prime on its 7..12 (the mover's 13..18): a
+        // checker on the mover's 24 needs 12 pips to pass it and no roll gets there
+        // (6-6, 5-5, 4-4 and 3-3 all land on the prime): fully contained.
+        let prime = [(7, 2), (8, 2), (9, 2), (10, 2), (11, 2), (12, 2), (24, 3)];
+        let f = contact_features(&board(&[(24, 1), (6, 14)], &prime));
+        assert_eq!(f[BASE_FEATURES + 2], 1.0);
+        // Its one back checker is fully trapped; the opponent has no home point.
+        assert_eq!(f[BASE_FEATURES + 3], 1.0);
+        assert_eq!(f[BASE_FEATURES + 4], 0.0);
+        // The same prime on the opponent's 13..18 (the mover's 7..12) is no
+        // blockade of the back checkers.
+        let far = [
+            (13, 2),
+            (14, 2),
+            (15, 2),
+            (16, 2),
+            (17, 2),
+            (18, 2),
+            (24, 3),
+        ];
+        let f = contact_features(&board(&[(24, 1), (6, 14)], &far));
+        assert_eq!(f[BASE_FEATURES + 2], 0.0);
     }
 
     #[test]

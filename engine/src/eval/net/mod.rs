@@ -16,6 +16,7 @@
 //! `w2` [5 x hidden], `b2` [5]) with metadata naming the input encoding, so a file
 //! made for another encoding is refused rather than misread.
 
+pub mod adam;
 pub mod encode;
 pub mod features;
 pub mod kernels;
@@ -32,8 +33,16 @@ use std::collections::HashMap;
 pub const OUTPUTS: usize = 5;
 
 /// Name of the input encoding written into every weights file: the 198 raw inputs
-/// plus the hand-crafted [`features`], the [`race_features`] in races.
-pub const ENCODING: &str = "bgfarm-198f-v3";
+/// plus the hand-crafted [`features`] (both blocks), the [`race_features`] in races.
+pub const ENCODING: &str = "bgfarm-198f-v4";
+
+/// The encoding before the features' second block (release 0.6.0), still read: the
+/// same inputs up to the first block's end. Its nets load with zero rows for the
+/// second block, so they compute exactly what they did.
+pub const V3_ENCODING: &str = "bgfarm-198f-v3";
+
+/// Inputs of a [`V3_ENCODING`] or [`PREVIOUS_ENCODING`] file.
+const V3_INPUTS: usize = RAW_INPUTS + features::BASE_FEATURES;
 
 /// The encoding before the race features (release 0.5.0 and earlier), still read: the
 /// same inputs except in races, where five slots per side were always 0. A race net
@@ -462,12 +471,13 @@ pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
     let all_meta = header.metadata().clone().unwrap_or_default();
     let (rows, previous) = match all_meta.get("encoding") {
         Some(e) if e == ENCODING => (INPUTS, false),
-        Some(e) if e == PREVIOUS_ENCODING => (INPUTS, true),
+        Some(e) if e == V3_ENCODING => (V3_INPUTS, false),
+        Some(e) if e == PREVIOUS_ENCODING => (V3_INPUTS, true),
         Some(e) if e == LEGACY_ENCODING => (RAW_INPUTS, false),
         Some(e) => {
             return Err(err(format!(
-                "input encoding {e:?}, this build reads {ENCODING:?}, {PREVIOUS_ENCODING:?} \
-                 and {LEGACY_ENCODING:?}"
+                "input encoding {e:?}, this build reads {ENCODING:?}, {V3_ENCODING:?}, \
+                 {PREVIOUS_ENCODING:?} and {LEGACY_ENCODING:?}"
             )))
         }
         None => return Err(err("no input encoding in its metadata".into())),
@@ -512,7 +522,7 @@ pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
         .filter(|(k, _)| k != "encoding" && (name.is_empty() || !k.contains('.')))
         .collect();
     let mut w1 = get("w1", &[rows, hidden])?;
-    // Legacy files: zero rows for the inputs they did not have.
+    // Older files: zero rows for the inputs they did not have (all at the end).
     w1.resize(INPUTS * hidden, 0.0);
     if previous && role == Role::Race {
         for slot in RACE_ONLY_SLOTS {
@@ -580,27 +590,110 @@ mod tests {
         assert!(load_bundle(&bundle, "crashed.").is_err());
     }
 
-    /// A file of the previous encoding: its race net's rows for the race-only
+    /// A bundle of `nets` as an older build wrote it: the first `rows` input rows
+    /// only, and `encoding` in the metadata.
+    fn older_bundle(nets: &[(&str, &Net)], rows: usize, encoding: &str) -> Vec<u8> {
+        use safetensors::tensor::{Dtype, TensorView};
+        let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let data: Vec<(String, Vec<usize>, Vec<u8>)> = nets
+            .iter()
+            .flat_map(|(name, net)| {
+                let h = net.hidden;
+                [
+                    (
+                        format!("{name}w1"),
+                        vec![rows, h],
+                        bytes(&net.w1[..rows * h]),
+                    ),
+                    (format!("{name}b1"), vec![h], bytes(&net.b1)),
+                    (format!("{name}w2"), vec![OUTPUTS, h], bytes(&net.w2)),
+                    (format!("{name}b2"), vec![OUTPUTS], bytes(&net.b2)),
+                ]
+            })
+            .collect();
+        let views: Vec<(String, TensorView<'_>)> = data
+            .iter()
+            .map(|(n, shape, b)| {
+                (
+                    n.clone(),
+                    TensorView::new(Dtype::F32, shape.clone(), b).unwrap(),
+                )
+            })
+            .collect();
+        let meta = HashMap::from([("encoding".to_string(), encoding.to_string())]);
+        safetensors::serialize(views, Some(meta)).unwrap()
+    }
+
+    /// `net` with the rows of the features' second block zeroed.
+    fn without_second_block(net: &Net) -> Net {
+        let mut n = net.clone();
+        n.w1[V3_INPUTS * n.hidden..].fill(0.0);
+        n
+    }
+
+    /// A file of release 0.6.0's encoding (no second block) loads with zero rows
+    /// there, and so computes what it did.
+    #[test]
+    fn v3_files_load_with_zero_second_block_rows() {
+        let (contact, race) = (Net::random(16, 21), Net::random(16, 22));
+        let old = older_bundle(
+            &[("contact.", &contact), ("race.", &race)],
+            V3_INPUTS,
+            V3_ENCODING,
+        );
+        let c = load_bundle(&old, "contact.").unwrap();
+        assert_eq!(c, without_second_block(&contact));
+        assert_eq!(
+            load_bundle(&old, "race.").unwrap(),
+            without_second_block(&race)
+        );
+        // Its outputs are those of the first block's inputs alone.
+        let mut s = c.scratch();
+        for pos in random_positions(300, 23) {
+            let y = c.forward(&pos, &mut s);
+            let kept: Vec<(usize, f32)> = s.inputs.iter().filter(|&(i, _)| i < V3_INPUTS).collect();
+            let idx: Vec<u16> = kept.iter().map(|&(i, _)| i as u16).collect();
+            let val: Vec<f32> = kept.iter().map(|&(_, v)| v).collect();
+            let mut hidden = vec![0.0; c.hidden];
+            let x = kernels::run(
+                SimdLevel::detect(),
+                c.weights(),
+                &c.b1,
+                &idx,
+                &val,
+                &mut hidden,
+            );
+            assert_eq!(x.map(f32::to_bits), y.map(f32::to_bits));
+        }
+        // A file with the wrong row count for its encoding is refused.
+        let wrong = older_bundle(&[("contact.", &contact)], V3_INPUTS, ENCODING);
+        assert!(load_bundle(&wrong, "contact.").is_err());
+    }
+
+    /// A file of the encoding before that: its race net's rows for the race-only
     /// slots, which the race net never used, load as zero (so it computes what it
-    /// did); the contact net keeps every row, as does a race net of this encoding.
+    /// did); the contact net keeps every row it had, as does a race net of a later
+    /// encoding.
     #[test]
     fn previous_encoding_race_nets_load_without_race_rows() {
         let (contact, race) = (Net::random(16, 11), Net::random(16, 12));
         let bundle = save_bundle(&[("contact.", &contact), ("race.", &race)]).unwrap();
         assert_eq!(load_bundle(&bundle, "race.").unwrap(), race);
-        // Same length, so the header's offsets stay valid.
-        assert_eq!(ENCODING.len(), PREVIOUS_ENCODING.len());
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        let at = text(&bundle).find(ENCODING).unwrap();
-        let mut old = bundle.clone();
-        old[at..at + ENCODING.len()].copy_from_slice(PREVIOUS_ENCODING.as_bytes());
-        assert_eq!(load_bundle(&old, "contact.").unwrap(), contact);
+        let old = older_bundle(
+            &[("contact.", &contact), ("race.", &race)],
+            V3_INPUTS,
+            PREVIOUS_ENCODING,
+        );
+        assert_eq!(
+            load_bundle(&old, "contact.").unwrap(),
+            without_second_block(&contact)
+        );
         let r = load_bundle(&old, "race.").unwrap();
         let h = r.hidden;
         for slot in 0..features::FEATURES {
             let row = &r.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
             let was = &race.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
-            if RACE_ONLY_SLOTS.contains(&slot) {
+            if RACE_ONLY_SLOTS.contains(&slot) || slot >= features::BASE_FEATURES {
                 assert!(row.iter().all(|&w| w == 0.0), "slot {slot}");
             } else {
                 assert_eq!(row, was, "slot {slot}");
@@ -608,11 +701,12 @@ mod tests {
         }
         assert_eq!(r.w1[..RAW_INPUTS * h], race.w1[..RAW_INPUTS * h]);
         // A one-net file of a race net, read for its role.
-        let mut single = race.to_safetensors().unwrap();
-        let at = text(&single).find(ENCODING).unwrap();
-        single[at..at + ENCODING.len()].copy_from_slice(PREVIOUS_ENCODING.as_bytes());
+        let single = older_bundle(&[("", &race)], V3_INPUTS, PREVIOUS_ENCODING);
         assert_eq!(Net::from_safetensors(&single, Role::Race).unwrap(), r);
-        assert_eq!(Net::from_safetensors(&single, Role::Contact).unwrap(), race);
+        assert_eq!(
+            Net::from_safetensors(&single, Role::Contact).unwrap(),
+            without_second_block(&race)
+        );
     }
 
     /// A file in the first encoding (198 rows) loads with zero feature rows, and so

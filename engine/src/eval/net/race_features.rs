@@ -30,16 +30,17 @@
 //!    over its checkers, / 30 (the opening position's 32 is the most a race can
 //!    have left only after contact broke in the outfield).
 
-use super::features::{FEATURES, PER_SIDE};
+use super::features::{BASE_FEATURES, FEATURES, PER_SIDE};
 use crate::position::Position;
 
 /// The race features of `pos` (no contact, both sides on the board): the mover's
-/// side, then the opponent's. The caller decides it is a race.
+/// side, then the opponent's (the contact features' second block is 0 in a race).
+/// The caller decides it is a race.
 pub fn race_features(pos: &Position) -> [f32; FEATURES] {
     let (mover, opponent) = pos.to_arrays();
     let mut f = [0.0; FEATURES];
     f[..PER_SIDE].copy_from_slice(&side(&mover));
-    f[PER_SIDE..].copy_from_slice(&side(&opponent));
+    f[PER_SIDE..BASE_FEATURES].copy_from_slice(&side(&opponent));
     f
 }
 
@@ -110,7 +111,11 @@ mod tests {
         // Crossings: 23 and 19 three each, 10 one.
         assert_eq!(f[5], (4 * 3 + 3 + 1) as f32 / 30.0);
         // The opponent: 6 off, all home.
-        assert_eq!(&f[PER_SIDE..], &[0.0, 0.0, 0.0, 1.0 / 6.0, 0.0, 0.0]);
+        assert_eq!(
+            &f[PER_SIDE..BASE_FEATURES],
+            &[0.0, 0.0, 0.0, 1.0 / 6.0, 0.0, 0.0]
+        );
+        assert!(f[BASE_FEATURES..].iter().all(|&x| x == 0.0));
     }
 
     /// The slot the race features share with the contact ones keeps its meaning.
@@ -134,8 +139,8 @@ mod tests {
                 continue;
             }
             let (a, b) = (race_features(&pos), race_features(&pos.switch_sides()));
-            assert_eq!(a[..PER_SIDE], b[PER_SIDE..], "{pos:?}");
-            assert_eq!(a[PER_SIDE..], b[..PER_SIDE], "{pos:?}");
+            assert_eq!(a[..PER_SIDE], b[PER_SIDE..BASE_FEATURES], "{pos:?}");
+            assert_eq!(a[PER_SIDE..BASE_FEATURES], b[..PER_SIDE], "{pos:?}");
         }
     }
 }
