@@ -3,7 +3,7 @@
 //! with equal fingerprints produce bit-identical trials.
 //!
 //! Format: `bgfarm-{crate version}/nets:{16 hex digits}/{simd level}`, e.g.
-//! `bgfarm-0.6.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
+//! `bgfarm-0.7.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
 //! [`NeuralEvaluator::hash`] (both nets' weights and the bear-off tables' checksum);
 //! the SIMD level is [`SimdLevel::detect`]'s. The evaluation kernels are
 //! bit-identical across levels today (tested in `net`), so the level is a
@@ -19,7 +19,10 @@
 //! luck estimate's best 8 moves with the shots they leave and values 2 instead of
 //! 4, which again changes every variance-reduced trial; 0.6.0 gives the race net
 //! race inputs and takes the backgammon chances of races from exact tables, which
-//! changes race values even for nets of an older file.
+//! changes race values even for nets of an older file. 0.7.0 adds the contact
+//! features' second block and new default nets; a net of an older file reads it
+//! with zero weights and plays as before (the nets hash alone would tell the
+//! new default nets apart).
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

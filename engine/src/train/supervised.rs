@@ -40,6 +40,12 @@ pub struct Exploration {
     pub rate: f32,
     /// How many of the best moves (by 0-ply equity) such a move is drawn from.
     pub top: usize,
+    /// Chance that a roll's every candidate (the position after each legal play, the
+    /// opponent on roll) is kept too, not only the position the game goes on from.
+    /// A move choice compares candidates, bad ones included, which games between
+    /// good players seldom reach; 0 keeps the games' positions only (and draws no
+    /// extra random number, so the games are those of earlier releases).
+    pub candidates: f32,
 }
 
 impl Default for Exploration {
@@ -47,12 +53,17 @@ impl Default for Exploration {
     /// greedy net would never play into (a game has ~55 moves, so ~5 detours), few
     /// enough that the positions stay ones strong players meet.
     fn default() -> Self {
-        Exploration { rate: 0.1, top: 4 }
+        Exploration {
+            rate: 0.1,
+            top: 4,
+            candidates: 0.0,
+        }
     }
 }
 
 /// The positions before each roll of self-play game `game` (mover's view), those the
-/// nets answer (contact and race: not finished games or endgame-table positions).
+/// nets answer (contact and race: not finished games or endgame-table positions),
+/// and with [`Exploration::candidates`] some rolls' candidates.
 /// The game rolls from `Rng::for_stream(seed, game)`.
 pub fn selfplay_positions(
     eval: &NeuralEvaluator<'_>,
@@ -83,6 +94,14 @@ pub fn selfplay_positions(
         let next = if moves.is_empty() {
             pos.switch_sides()
         } else {
+            if explore.candidates > 0.0 && (rng.next_f64() as f32) < explore.candidates {
+                out.extend(
+                    moves
+                        .iter()
+                        .map(|m| m.next_position())
+                        .filter(|p| matches!(eval.class(p), Class::Contact | Class::Race)),
+                );
+            }
             eval.evaluate_moves(&pos, moves, &mut scratch, &mut probs);
             let explore_now =
                 explore.top > 1 && moves.len() > 1 && (rng.next_f64() as f32) < explore.rate;
@@ -421,7 +440,11 @@ mod tests {
             .all(|p| matches!(eval.class(p), Class::Contact | Class::Race)));
         // Exploration changes the games.
         let greedy: Vec<Position> = (0..20)
-            .flat_map(|g| selfplay_positions(&eval, 7, g, Exploration { rate: 0.0, top: 1 }))
+            .flat_map(|g| selfplay_positions(&eval, 7, g, Exploration {
+                    rate: 0.0,
+                    top: 1,
+                    candidates: 0.0,
+                }))
             .collect();
         assert_ne!(a, greedy);
     }

@@ -51,6 +51,10 @@ pub struct PositionsArgs {
     /// How many of the best moves an exploratory move is drawn from.
     #[arg(long, default_value_t = Exploration::default().top)]
     pub explore_top: usize,
+    /// Chance that a roll's candidates (the position after each legal play) are kept
+    /// too: positions a move choice must rank that good play never reaches.
+    #[arg(long, default_value_t = Exploration::default().candidates)]
+    pub candidates: f32,
     /// Keep only the positions one net answers.
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub class: Nets,
@@ -222,9 +226,12 @@ pub(super) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
 }
 
 pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
-    if !(0.0..=1.0).contains(&a.explore_rate) || a.explore_top == 0 {
+    if !(0.0..=1.0).contains(&a.explore_rate)
+        || !(0.0..=1.0).contains(&a.candidates)
+        || a.explore_top == 0
+    {
         return Err(CliError::msg(
-            "--explore-rate must be in 0..1 and --explore-top at least 1",
+            "--explore-rate and --candidates must be in 0..1 and --explore-top at least 1",
         ));
     }
     let eval = load_evaluator(&a.net)?;
@@ -232,6 +239,7 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
     let explore = Exploration {
         rate: a.explore_rate,
         top: a.explore_top,
+        candidates: a.candidates,
     };
     let mut out = create(&a.out)?;
     let mut seen: HashSet<[u8; 10]> = HashSet::new();

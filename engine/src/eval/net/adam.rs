@@ -258,7 +258,7 @@ mod tests {
         let mut adam = Adam::new(16);
         let (mut all, mut a, mut b) = (Gradient::new(16), Gradient::new(16), Gradient::new(16));
         let mut s = net.scratch();
-        for _ in 0..300 {
+        for _ in 0..1000 {
             all.clear();
             a.clear();
             b.clear();
@@ -276,7 +276,7 @@ mod tests {
             for (x, y) in a.w1.iter().zip(&all.w1) {
                 assert!((x - y).abs() < 1e-5);
             }
-            adam.step(&mut net, &all, 0.01);
+            adam.step(&mut net, &all, 0.02);
         }
         let after = error(&net);
         assert!(after < before * 0.25, "{before} -> {after}");
