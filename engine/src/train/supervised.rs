@@ -440,11 +440,18 @@ mod tests {
             .all(|p| matches!(eval.class(p), Class::Contact | Class::Race)));
         // Exploration changes the games.
         let greedy: Vec<Position> = (0..20)
-            .flat_map(|g| selfplay_positions(&eval, 7, g, Exploration {
-                    rate: 0.0,
-                    top: 1,
-                    candidates: 0.0,
-                }))
+            .flat_map(|g| {
+                selfplay_positions(
+                    &eval,
+                    7,
+                    g,
+                    Exploration {
+                        rate: 0.0,
+                        top: 1,
+                        candidates: 0.0,
+                    },
+                )
+            })
             .collect();
         assert_ne!(a, greedy);
     }
