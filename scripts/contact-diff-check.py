@@ -16,7 +16,8 @@ Needs a release build (`cargo build --release`) and Python 3, not GNU Backgammon
 About a minute on one core.
 
 Measured 2026-11-30 (contact, RMS / MAE / choice loss): release 0.6.0 nets 72.1 /
--- / 7.16; GNU Backgammon 0-ply 39.6 / 21.4 / 3.9.
+49.6 / 7.16; release 0.7.0 nets 62.4 / 43.4 / 7.14; GNU Backgammon 0-ply 44.8 /
+30.6 / 3.9 (its choice loss from `bgfarm bench hint`).
 """
 import json
 import math
