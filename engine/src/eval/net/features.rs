@@ -589,6 +589,20 @@ fn side_extra(v: &SideView, back: &[u8; 11]) -> [f32; EXTRA_PER_SIDE] {
         behind = back.iter().map(|&n| u32::from(n)).sum();
     }
     let home = (v.other_made >> 19).count_ones();
+    second_block(loss, two, least, behind, trapped, home)
+}
+
+/// The second block's values from its counts: pips lost (summed over 36 rolls),
+/// rolls hitting two blots, fewest escapes, back checkers, their missing escapes
+/// (summed), O's home points. The module doc's scales.
+fn second_block(
+    loss: u32,
+    two: u32,
+    least: u32,
+    behind: u32,
+    trapped: u32,
+    home: u32,
+) -> [f32; EXTRA_PER_SIDE] {
     [
         loss as f32 / (36.0 * 24.0),
         two as f32 / 36.0,
@@ -989,17 +1003,7 @@ mod tests {
                 trapped += n * (36 - escapes_by_rolls(&blockade, i as u32).0);
             }
             let home = (19..=24).filter(|&i| p[i] <= -2).count() as u32;
-            [
-                loss as f32 / (36.0 * 24.0),
-                weight(two) as f32 / 36.0,
-                (36 - least) as f32 / 36.0,
-                if back == 0 {
-                    0.0
-                } else {
-                    trapped as f32 / (36 * back) as f32
-                },
-                (home * home) as f32 / 36.0,
-            ]
+            second_block(loss, weight(two), least, back, trapped, home)
         }
         let (a, b) = (side(pos), side(&pos.switch_sides()));
         let (c, d) = (extra(pos), extra(&pos.switch_sides()));

@@ -648,23 +648,7 @@ mod tests {
             without_second_block(&race)
         );
         // Its outputs are those of the first block's inputs alone.
-        let mut s = c.scratch();
-        for pos in random_positions(300, 23) {
-            let y = c.forward(&pos, &mut s);
-            let kept: Vec<(usize, f32)> = s.inputs.iter().filter(|&(i, _)| i < V3_INPUTS).collect();
-            let idx: Vec<u16> = kept.iter().map(|&(i, _)| i as u16).collect();
-            let val: Vec<f32> = kept.iter().map(|&(_, v)| v).collect();
-            let mut hidden = vec![0.0; c.hidden];
-            let x = kernels::run(
-                SimdLevel::detect(),
-                c.weights(),
-                &c.b1,
-                &idx,
-                &val,
-                &mut hidden,
-            );
-            assert_eq!(x.map(f32::to_bits), y.map(f32::to_bits));
-        }
+        assert_first_inputs_decide(&c, V3_INPUTS, 23);
         // A file with the wrong row count for its encoding is refused.
         let wrong = older_bundle(&[("contact.", &contact)], V3_INPUTS, ENCODING);
         assert!(load_bundle(&wrong, "contact.").is_err());
@@ -713,59 +697,41 @@ mod tests {
     /// gives the outputs the raw inputs alone give.
     #[test]
     fn legacy_files_load_with_zero_feature_rows() {
-        use safetensors::tensor::{Dtype, TensorView};
         let net = Net::random(16, 8);
         let h = net.hidden;
-        let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-        let (w1, b1, w2, b2) = (
-            bytes(&net.w1[..RAW_INPUTS * h]),
-            bytes(&net.b1),
-            bytes(&net.w2),
-            bytes(&net.b2),
-        );
-        let views = vec![
-            (
-                "w1",
-                TensorView::new(Dtype::F32, vec![RAW_INPUTS, h], &w1).unwrap(),
-            ),
-            ("b1", TensorView::new(Dtype::F32, vec![h], &b1).unwrap()),
-            (
-                "w2",
-                TensorView::new(Dtype::F32, vec![OUTPUTS, h], &w2).unwrap(),
-            ),
-            (
-                "b2",
-                TensorView::new(Dtype::F32, vec![OUTPUTS], &b2).unwrap(),
-            ),
-        ];
-        let meta = HashMap::from([("encoding".to_string(), LEGACY_ENCODING.to_string())]);
-        let file = safetensors::serialize(views, Some(meta)).unwrap();
+        let file = older_bundle(&[("", &net)], RAW_INPUTS, LEGACY_ENCODING);
         let old = Net::from_safetensors(&file, Role::Contact).unwrap();
         assert_eq!(old.w1[..RAW_INPUTS * h], net.w1[..RAW_INPUTS * h]);
         assert!(old.w1[RAW_INPUTS * h..].iter().all(|&w| w == 0.0));
         // Raw inputs only, by hand: the features do not move the outputs.
-        let mut s = old.scratch();
-        for pos in random_positions(300, 7) {
-            let y = old.forward(&pos, &mut s);
-            let raw: Vec<(usize, f32)> = s.inputs.iter().filter(|&(i, _)| i < RAW_INPUTS).collect();
-            let idx: Vec<u16> = raw.iter().map(|&(i, _)| i as u16).collect();
-            let val: Vec<f32> = raw.iter().map(|&(_, v)| v).collect();
-            let mut hidden = vec![0.0; h];
+        assert_first_inputs_decide(&old, RAW_INPUTS, 7);
+        // Saved again, it is in the new encoding.
+        assert_eq!(
+            Net::from_safetensors(&old.to_safetensors().unwrap(), Role::Contact).unwrap(),
+            old
+        );
+    }
+
+    /// `net`'s outputs are, bit for bit, those of its first `rows` inputs alone (the
+    /// others have zero weights), on random positions of `seed`.
+    fn assert_first_inputs_decide(net: &Net, rows: usize, seed: u64) {
+        let mut s = net.scratch();
+        for pos in random_positions(300, seed) {
+            let y = net.forward(&pos, &mut s);
+            let kept: Vec<(usize, f32)> = s.inputs.iter().filter(|&(i, _)| i < rows).collect();
+            let idx: Vec<u16> = kept.iter().map(|&(i, _)| i as u16).collect();
+            let val: Vec<f32> = kept.iter().map(|&(_, v)| v).collect();
+            let mut hidden = vec![0.0; net.hidden];
             let x = kernels::run(
                 SimdLevel::detect(),
-                old.weights(),
-                &old.b1,
+                net.weights(),
+                &net.b1,
                 &idx,
                 &val,
                 &mut hidden,
             );
             assert_eq!(x.map(f32::to_bits), y.map(f32::to_bits));
         }
-        // Saved again, it is in the new encoding.
-        assert_eq!(
-            Net::from_safetensors(&old.to_safetensors().unwrap(), Role::Contact).unwrap(),
-            old
-        );
     }
 
     fn default_contact() -> Net {
