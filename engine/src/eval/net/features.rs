@@ -997,8 +997,8 @@ mod tests {
                 .unwrap_or(36);
             let p = pos.pips();
             let (mut back, mut trapped) = (0, 0);
-            for i in 15..=25 {
-                let n = p[i].max(0) as u32;
+            for (i, &c) in p.iter().enumerate().skip(15) {
+                let n = c.max(0) as u32;
                 back += n;
                 trapped += n * (36 - escapes_by_rolls(&blockade, i as u32).0);
             }
