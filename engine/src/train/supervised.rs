@@ -195,13 +195,23 @@ pub struct FitConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Optimizer {
     /// Plain gradient descent, one sample at a time (the shipped nets' legs up to
-    /// 30; learning rates about 0.02 to 0.002).
+    /// 30).
     Sgd,
-    /// Adam on minibatches of `batch` samples (learning rates about 0.001 down to
-    /// 0.00003). The batch is split into [`SHARDS`] parts whose gradients are
+    /// Adam on minibatches of `batch` samples. The batch is split into [`SHARDS`] parts whose gradients are
     /// computed on `threads` threads and summed in order: the same fit on any
     /// thread count.
     Adam { batch: usize },
+}
+
+impl Optimizer {
+    /// The learning rates at the start and the end that suit it: 0.02 -> 0.002 for
+    /// SGD, 0.001 -> 0.00003 for Adam (whose steps are already scaled per weight).
+    pub fn default_rates(self) -> (f32, f32) {
+        match self {
+            Optimizer::Sgd => (0.02, 0.002),
+            Optimizer::Adam { .. } => (0.001, 0.00003),
+        }
+    }
 }
 
 /// Parts a minibatch is split into for the threads (fixed, so that the sum's
@@ -210,10 +220,11 @@ pub const SHARDS: usize = 8;
 
 impl Default for FitConfig {
     fn default() -> Self {
+        let (lr_start, lr_end) = Optimizer::Sgd.default_rates();
         FitConfig {
             epochs: 10,
-            lr_start: 0.02,
-            lr_end: 0.002,
+            lr_start,
+            lr_end,
             holdout: 20,
             seed: 1,
             optimizer: Optimizer::Sgd,

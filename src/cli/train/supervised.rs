@@ -458,20 +458,14 @@ fn read_all(
 }
 
 pub fn fit(a: FitArgs) -> Result<(), CliError> {
-    let (optimizer, lr_start, lr_end) = match a.optimizer {
-        OptimizerArg::Adam => (
-            Optimizer::Adam {
-                batch: a.batch as usize,
-            },
-            a.lr_start.unwrap_or(0.001),
-            a.lr_end.unwrap_or(0.00003),
-        ),
-        OptimizerArg::Sgd => (
-            Optimizer::Sgd,
-            a.lr_start.unwrap_or(FitConfig::default().lr_start),
-            a.lr_end.unwrap_or(FitConfig::default().lr_end),
-        ),
+    let optimizer = match a.optimizer {
+        OptimizerArg::Adam => Optimizer::Adam {
+            batch: a.batch as usize,
+        },
+        OptimizerArg::Sgd => Optimizer::Sgd,
     };
+    let (start, end) = optimizer.default_rates();
+    let (lr_start, lr_end) = (a.lr_start.unwrap_or(start), a.lr_end.unwrap_or(end));
     if a.threads == Some(0) {
         return Err(CliError::msg("--threads must be at least 1"));
     }

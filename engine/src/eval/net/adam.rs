@@ -57,8 +57,8 @@ impl Gradient {
     }
 
     /// Adds the gradient of one sample: `net`'s outputs `out` for the inputs in
-    /// `scratch` (filled by [`Net::forward`] just before) against `target`. With
-    /// sigmoid outputs and cross-entropy the output error is simply `out - target`.
+    /// `scratch` (filled by [`Net::forward`] just before) against `target`, from the
+    /// errors [`Net::train_step`] starts from too.
     pub fn add_sample(
         &mut self,
         net: &Net,
@@ -68,23 +68,12 @@ impl Gradient {
     ) {
         let h = self.hidden;
         debug_assert_eq!(h, net.hidden);
-        let mut delta_out = [0f32; OUTPUTS];
-        for k in 0..OUTPUTS {
-            delta_out[k] = out[k] - target[k];
-        }
-        self.delta_h.fill(0.0);
-        for (k, row) in net.w2.chunks_exact(h).enumerate() {
-            let d = delta_out[k];
-            for (dh, w) in self.delta_h.iter_mut().zip(row) {
-                *dh += d * w;
-            }
+        let delta_out = net.errors(&scratch.hidden, out, target, &mut self.delta_h);
+        for (k, &d) in delta_out.iter().enumerate() {
             for (g, a) in self.w2[k * h..(k + 1) * h].iter_mut().zip(&scratch.hidden) {
                 *g += d * a;
             }
             self.b2[k] += d;
-        }
-        for (dh, a) in self.delta_h.iter_mut().zip(&scratch.hidden) {
-            *dh *= a * (1.0 - a);
         }
         for (g, dh) in self.b1.iter_mut().zip(&self.delta_h) {
             *g += dh;

@@ -560,14 +560,14 @@ fn escapes(v: &SideView, rearmost: u32) -> (u32, u32) {
 const BLOCKADE: u32 = 0x01FF_E000;
 
 /// The second block's [`EXTRA_PER_SIDE`] features of side `v` (`back`: S's checkers
-/// on its points 15..=24 and the bar, index = point - 15).
+/// on its points 15..=24 and the bar, index = point - 15; `two` and `loss`: the
+/// [`hit_profile`] the first block's `shots` came from).
 ///
 /// Each point's escapes are computed once, and not at all without a blockade (the
 /// first version called [`escapes`] up to 21 times per side: `benches/eval.rs`
 /// `forward` fell from about 1.0M to 0.64M evaluations/s with the block).
 #[inline]
-fn side_extra(v: &SideView, back: &[u8; 11]) -> [f32; EXTRA_PER_SIDE] {
-    let (_, two, loss) = hit_profile(v);
+fn side_extra(v: &SideView, back: &[u8; 11], two: u32, loss: u32) -> [f32; EXTRA_PER_SIDE] {
     let (mut least, mut behind, mut trapped) = (36u32, 0u32, 0u32);
     if v.other_made & BLOCKADE != 0 {
         let blockade = SideView {
@@ -612,14 +612,22 @@ fn second_block(
         } else {
             trapped as f32 / (36 * behind) as f32
         },
-        (home * home) as f32 / 36.0,
+        dance_chance(home),
     ]
 }
 
-/// The first block's [`PER_SIDE`] features of side `v` with its rearmost checker at
-/// `rearmost` and `contact` pips to break contact.
+/// The chance that one checker on the bar fails to enter against `home` made points
+/// (of 6): both dice blocked.
 #[inline]
-fn side(v: &SideView, rearmost: u32, contact: i32) -> [f32; PER_SIDE] {
+fn dance_chance(home: u32) -> f32 {
+    (home * home) as f32 / 36.0
+}
+
+/// The first block's [`PER_SIDE`] features of side `v` with its rearmost checker at
+/// `rearmost`, `contact` pips to break contact and `shots` ([`shots`], as
+/// [`hit_profile`] counts them).
+#[inline]
+fn side(v: &SideView, rearmost: u32, contact: i32, shots: u32) -> [f32; PER_SIDE] {
     let (past, run) = if rearmost == 0 {
         (36, 36)
     } else {
@@ -632,13 +640,12 @@ fn side(v: &SideView, rearmost: u32, contact: i32) -> [f32; PER_SIDE] {
         prime += 1;
     }
     let dance = if v.bar > 0 {
-        let k = (v.other_made >> 19).count_ones();
-        (k * k) as f32 / 36.0
+        dance_chance((v.other_made >> 19).count_ones())
     } else {
         0.0
     };
     [
-        shots(v) as f32 / 36.0,
+        shots as f32 / 36.0,
         (36 - past) as f32 / 36.0,
         (36 - run) as f32 / 36.0,
         prime as f32 / 6.0,
@@ -704,9 +711,17 @@ pub fn contact_features(pos: &Position) -> [f32; FEATURES] {
         contact += c.max(0) * (i - low).max(0);
         other_contact += (-c).max(0) * (high - i).max(0);
     }
+    // O's hits on each side's blots, blot by blot: both blocks read them.
+    let ((m_shots, m_two, m_loss), (o_shots, o_two, o_loss)) =
+        (hit_profile(&mover), hit_profile(&opponent));
     let mut f = [0.0; FEATURES];
-    f[..PER_SIDE].copy_from_slice(&side(&mover, mover_back, contact));
-    f[PER_SIDE..BASE_FEATURES].copy_from_slice(&side(&opponent, opponent_back, other_contact));
+    f[..PER_SIDE].copy_from_slice(&side(&mover, mover_back, contact, m_shots));
+    f[PER_SIDE..BASE_FEATURES].copy_from_slice(&side(
+        &opponent,
+        opponent_back,
+        other_contact,
+        o_shots,
+    ));
     // Each side's checkers on its points 15..=24 and the bar, in its numbering: the
     // mover's are indices 15..=25, the opponent's point q is index 25 - q.
     let p = pos.pips();
@@ -715,8 +730,10 @@ pub fn contact_features(pos: &Position) -> [f32; FEATURES] {
         mine[k] = p[15 + k].max(0) as u8;
         theirs[k] = (-p[10 - k]).max(0) as u8;
     }
-    f[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE].copy_from_slice(&side_extra(&mover, &mine));
-    f[BASE_FEATURES + EXTRA_PER_SIDE..].copy_from_slice(&side_extra(&opponent, &theirs));
+    f[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE]
+        .copy_from_slice(&side_extra(&mover, &mine, m_two, m_loss));
+    f[BASE_FEATURES + EXTRA_PER_SIDE..]
+        .copy_from_slice(&side_extra(&opponent, &theirs, o_two, o_loss));
     f
 }
 

@@ -340,21 +340,9 @@ impl Net {
         lr: f32,
     ) {
         let h = self.hidden;
-        let mut delta_out = [0f32; OUTPUTS];
-        for k in 0..OUTPUTS {
-            delta_out[k] = out[k] - target[k];
-        }
         // Hidden error before the output weights change.
         let mut delta_h = vec![0f32; h];
-        for (k, row) in self.w2.chunks_exact(h).enumerate() {
-            let d = delta_out[k];
-            for (dh, w) in delta_h.iter_mut().zip(row) {
-                *dh += d * w;
-            }
-        }
-        for (dh, a) in delta_h.iter_mut().zip(&scratch.hidden) {
-            *dh *= a * (1.0 - a);
-        }
+        let delta_out = self.errors(&scratch.hidden, out, target, &mut delta_h);
         for (k, row) in self.w2.chunks_exact_mut(h).enumerate() {
             let g = lr * delta_out[k];
             for (w, a) in row.iter_mut().zip(&scratch.hidden) {
@@ -372,6 +360,34 @@ impl Net {
                 *w -= g * dh;
             }
         }
+    }
+
+    /// The errors back-propagation starts from, for outputs `out` against `target`
+    /// with hidden activations `hidden`: the output errors (returned; with sigmoid
+    /// outputs and cross-entropy simply `out - target`) and the hidden units' errors
+    /// (written to `delta_h`, which is overwritten), both per unit of the loss.
+    pub(crate) fn errors(
+        &self,
+        hidden: &[f32],
+        out: &[f32; OUTPUTS],
+        target: &[f32; OUTPUTS],
+        delta_h: &mut [f32],
+    ) -> [f32; OUTPUTS] {
+        let mut delta_out = [0f32; OUTPUTS];
+        for k in 0..OUTPUTS {
+            delta_out[k] = out[k] - target[k];
+        }
+        delta_h.fill(0.0);
+        for (k, row) in self.w2.chunks_exact(self.hidden).enumerate() {
+            let d = delta_out[k];
+            for (dh, w) in delta_h.iter_mut().zip(row) {
+                *dh += d * w;
+            }
+        }
+        for (dh, a) in delta_h.iter_mut().zip(hidden) {
+            *dh *= a * (1.0 - a);
+        }
+        delta_out
     }
 
     /// Serializes to safetensors bytes, with `metadata` and the encoding name.
