@@ -301,3 +301,116 @@ fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `train siblings` writes labelled groups (blank line after each) that `train fit
+/// --siblings` reads; SGD and a bad weight or file are refused with a message.
+#[test]
+fn sibling_groups_are_written_and_fitted() {
+    let dir = fresh_dir("siblings");
+    let path = |f: &str| dir.join(f).display().to_string();
+    ok(&[
+        "train",
+        "positions",
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--class",
+        "contact",
+        "--out",
+        &path("pos.txt"),
+    ]);
+    ok(&[
+        "train",
+        "siblings",
+        "--positions",
+        &path("pos.txt"),
+        "--ply",
+        "0",
+        "--limit",
+        "40",
+        "--out",
+        &path("sib.txt"),
+    ]);
+    let text = std::fs::read_to_string(dir.join("sib.txt")).unwrap();
+    let groups: Vec<&str> = text
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    assert!(groups.len() > 20, "{} groups", groups.len());
+    for g in &groups {
+        assert!(g.lines().count() >= 2, "{g}");
+        for line in g.lines() {
+            assert_eq!(line.split_whitespace().count(), 6, "{line}");
+        }
+    }
+    // Labelled at 0-ply: a member's label is `bgfarm eval`'s probabilities.
+    let first = groups[0].lines().next().unwrap();
+    let id = first.split_whitespace().next().unwrap();
+    let probs = json(&["eval", id, "--json"])["probs"].clone();
+    let p0 = first
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<f64>()
+        .unwrap();
+    assert!((probs[0].as_f64().unwrap() - p0).abs() < 1e-6);
+    // Plain labels of the parents, and a fit with the groups.
+    ok(&[
+        "train",
+        "label",
+        "--ply",
+        "0",
+        "--positions",
+        &path("pos.txt"),
+        "--out",
+        &path("labels.txt"),
+    ]);
+    let fit = |extra: &[&str]| {
+        let (labels, sib, out) = (path("labels.txt"), path("sib.txt"), path("fit"));
+        let mut args = vec![
+            "train",
+            "fit",
+            "--data",
+            &labels,
+            "--siblings",
+            &sib,
+            "--nets",
+            "contact",
+            "--epochs",
+            "1",
+            "--out",
+            &out,
+        ];
+        args.extend(extra);
+        bgfarm(&args)
+    };
+    let out = fit(&["--sibling-weight", "8"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("sibling groups of") && log.contains("differences rmse"),
+        "{log}"
+    );
+    for (extra, message) in [
+        (
+            &["--optimizer", "sgd"][..],
+            "--siblings needs --optimizer adam",
+        ),
+        (&["--sibling-weight", "nan"][..], "--sibling-weight"),
+    ] {
+        let out = fit(extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{extra:?}: {err}");
+    }
+    std::fs::write(dir.join("sib.txt"), "not-a-position 0.5 0.1 0 0.1 0\n").unwrap();
+    let out = fit(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

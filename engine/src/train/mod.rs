@@ -3,5 +3,6 @@
 
 pub mod dataset;
 pub mod races;
+pub mod siblings;
 pub mod supervised;
 pub mod td;

@@ -4,10 +4,12 @@
 //! - `positions`, `label`, `fit`: supervised training: self-play positions, labelled
 //!   by an n-ply search of the current nets or by rollouts, fitted by gradient
 //!   descent (how they were refined); `races` draws the races with gammons at
-//!   stake that self-play seldom reaches. `scripts/train-default-nets.sh` runs both
+//!   stake that self-play seldom reaches; `siblings` labels the positions after
+//!   every play of a roll as groups, for a loss on their equity differences. `scripts/train-default-nets.sh` runs both
 //!   pipelines, with the counts used for the shipped nets.
 
 mod outcomes;
+mod siblings;
 mod supervised;
 mod td;
 
@@ -32,6 +34,9 @@ pub enum Method {
     Races(supervised::RacesArgs),
     /// Supervised step 2: label positions with their n-ply probabilities (resumable).
     Label(supervised::LabelArgs),
+    /// Supervised step 2b: labelled sibling groups (the positions after every legal
+    /// play of a roll), for `fit --siblings`.
+    Siblings(siblings::SiblingsArgs),
     /// Supervised step 3: fit the nets to labelled positions.
     Fit(supervised::FitArgs),
     /// Targets from the nets' own rollout trials (luck-adjusted results), for `fit
@@ -45,6 +50,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Method::Positions(a) => supervised::positions(a),
         Method::Races(a) => supervised::races(a),
         Method::Label(a) => supervised::label(a),
+        Method::Siblings(a) => siblings::siblings(a),
         Method::Fit(a) => supervised::fit(a),
         Method::Outcomes(a) => outcomes::outcomes(a),
     }

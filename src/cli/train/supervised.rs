@@ -20,6 +20,7 @@ use bgfarm_engine::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
 use bgfarm_engine::train::races::{race_positions, RaceKind};
+use bgfarm_engine::train::siblings::parse_groups;
 use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig, Optimizer};
 use bgfarm_engine::ParseError;
 use bgfarm_engine::Position;
@@ -177,6 +178,15 @@ pub struct FitArgs {
     /// left out of the fit).
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub nets: Nets,
+    /// Sibling groups (`bgfarm train siblings` output) for the contact net: their
+    /// members are fitted like samples and, with `--sibling-weight`, to their equity
+    /// differences within the group. Needs Adam.
+    #[arg(long, num_args = 1..)]
+    pub siblings: Vec<PathBuf>,
+    /// Weight of the groups' equity-difference loss (0: the members count as plain
+    /// samples).
+    #[arg(long, default_value_t = FitConfig::default().sibling_weight)]
+    pub sibling_weight: f32,
 }
 
 /// `--optimizer` of `bgfarm train fit`.
@@ -296,7 +306,7 @@ pub fn races(a: RacesArgs) -> Result<(), CliError> {
 }
 
 /// Reads position IDs, one per line, naming the line of a bad one.
-fn read_positions(path: &Path) -> Result<Vec<Position>, CliError> {
+pub(super) fn read_positions(path: &Path) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
     text.lines()
@@ -475,6 +485,12 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             "--epochs must be at least 1 and learning rates positive",
         ));
     }
+    if !a.siblings.is_empty() && a.optimizer != OptimizerArg::Adam {
+        return Err(CliError::msg("--siblings needs --optimizer adam"));
+    }
+    if !(a.sibling_weight >= 0.0 && a.sibling_weight <= 1000.0) {
+        return Err(CliError::msg("--sibling-weight must be in 0..1000"));
+    }
     let mut eval = load_evaluator(&a.init)?;
     if let Some(h) = a.hidden {
         // Only the nets being fitted: a widened net computes the same values more
@@ -507,6 +523,25 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         race.len(),
         samples.len() - contact.len() - race.len()
     );
+    let mut groups = Vec::new();
+    if a.nets != Nets::Race {
+        for path in &a.siblings {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+            let parsed = parse_groups(&text)
+                .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?;
+            // Only the contact net's positions, and only groups left with two.
+            groups.extend(parsed.into_iter().filter_map(|mut g| {
+                g.retain(|s| eval.class(&s.pos) == Class::Contact);
+                (g.len() >= 2).then_some(g)
+            }));
+        }
+        eprintln!(
+            "{} sibling groups of {} contact positions",
+            groups.len(),
+            groups.iter().map(Vec::len).sum::<usize>()
+        );
+    }
     match a.nets {
         Nets::Contact => race.clear(),
         Nets::Race => contact.clear(),
@@ -521,19 +556,31 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         holdout: a.holdout,
         seed: a.seed,
         optimizer,
+        sibling_weight: a.sibling_weight,
         threads: a.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
     };
     let start = Instant::now();
-    let fit_one = |net: &mut Net, data: &[Sample], kind: &str| {
+    let fit_one = |net: &mut Net, data: &[Sample], groups: &[Vec<Sample>], kind: &str| {
         if data.is_empty() {
             return;
         }
-        sup::fit(net, data, &cfg, |r| {
+        sup::fit(net, data, groups, &cfg, |r| {
+            let siblings = if groups.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "  differences rmse train {:.4} held-out {:.4} ({} / {} groups)",
+                    r.sibling_train_rmse,
+                    r.sibling_holdout_rmse,
+                    r.sibling_train_groups,
+                    r.sibling_holdout_groups
+                )
+            };
             eprintln!(
                 "{kind:<7} epoch {:>3}  lr {:.4}  equity rmse train {:.4} held-out {:.4} \
-                 ({} / {} samples)",
+                 ({} / {} samples){siblings}",
                 r.epoch, r.lr, r.train_rmse, r.holdout_rmse, r.train_samples, r.holdout_samples
             );
         });
@@ -548,10 +595,24 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         net.metadata.insert(
             "training".into(),
             format!(
-                "{history}; supervised fit of {} samples from {} epochs={} optimizer={} \
+                "{history}; supervised fit of {} samples from {}{} epochs={} optimizer={} \
                  lr={}..{} seed={}",
                 data.len(),
                 data_names.join(","),
+                if groups.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " and {} sibling groups from {} (weight {})",
+                        groups.len(),
+                        a.siblings
+                            .iter()
+                            .map(|p| p.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        cfg.sibling_weight
+                    )
+                },
                 a.epochs,
                 match cfg.optimizer {
                     Optimizer::Sgd => "sgd".to_string(),
@@ -566,8 +627,8 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     // The two nets are independent: fit them on two threads.
     let (c, r) = (&mut eval.contact, &mut eval.race);
     rayon::join(
-        || fit_one(c, &contact, "contact"),
-        || fit_one(r, &race, "race"),
+        || fit_one(c, &contact, &groups, "contact"),
+        || fit_one(r, &race, &[], "race"),
     );
     save(&eval.contact, &a.out.join("contact.safetensors"))?;
     save(&eval.race, &a.out.join("race.safetensors"))?;
