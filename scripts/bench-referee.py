@@ -3,7 +3,7 @@
 
 Usage: scripts/bench-referee.py [--class race] [--trials 1296] [--seed 7]
            [--referee gnubg|bgfarm|both] [--net NET] [--referee-net NET]
-           [--limit N] [--cache FILE]
+           [--limit N] [--costliest K] [--cache FILE]
 
 Why: `bgfarm bench hint` scores a choice by GNU Backgammon 2-ply's equity of it.
 That is a search over GNU Backgammon's own nets, not the truth, and where its race
@@ -48,6 +48,12 @@ home; au8HBADlzLcAAA 13, a race where neither side is home). GNU Backgammon's
 rollouts are the noisier referee: in 752FAAANAAAAAA (1-5 to play, both plays
 leave one checker on the board, the same 8/36 gammon save for the opponent, 1.2222
 exactly) they put the two plays 0.056 apart.
+
+Contact, where the losses are real (`--class contact --costliest 30 --referee
+bgfarm`, about 4 minutes): bgfarm 0-ply's 30 costliest decisions are 4.09 of its
+6.89 x1000 per decision; over those 30, bgfarm's rollouts charge bgfarm 0-ply 82.2
+(SE 12.4) x1000 per decision, GNU 2-ply 2.4 (1.4) and GNU 0-ply 34.4 (8.9), where
+the bench charges 91.4, 0 and 21.8.
 """
 import argparse
 import json
@@ -136,6 +142,9 @@ def main():
                     help="nets of bgfarm's rollouts (kept apart from --net, so that "
                          "nets being compared face the same referee)")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--costliest", type=int, default=0,
+                    help="only bgfarm 0-ply's K costliest decisions by the bench "
+                         "(where its losses are; contact rollouts are slow)")
     ap.add_argument("--cache", default=os.path.join(ROOT, "target", "referee-cache.json"))
     args = ap.parse_args()
 
@@ -165,18 +174,36 @@ def main():
     if args.limit:
         decisions = decisions[:args.limit]
     choosers = ["GNU 2-ply", "GNU 0-ply", "bgfarm 0-ply"]
+    picks = []
+    for d in decisions:
+        dice = f"{d['dice'][0]}{d['dice'][1]}"
+        hint = json.loads(subprocess.run(
+            [BIN, "hint", d["pos"], dice, "--ply", "0", "--json", "--net", args.net,
+             "--threads", "1"], capture_output=True, text=True, check=True).stdout)
+        picks.append({"GNU 2-ply": max(d["moves"], key=lambda m: m["eq2"])["result"],
+                      "GNU 0-ply": max(d["moves"], key=lambda m: m["eq0"])["result"],
+                      "bgfarm 0-ply": hint["moves"][0]["result"]})
+    bench_total = sum(max(m["eq2"] for m in d["moves"]) - next(
+        m["eq2"] for m in d["moves"] if m["result"] == pick["bgfarm 0-ply"])
+        for d, pick in zip(decisions, picks))
+    if args.costliest:
+        # bgfarm's costliest decisions by the bench: are its losses there real?
+        def bench_cost(dp):
+            d, pick = dp
+            eq2 = {m["result"]: m["eq2"] for m in d["moves"]}
+            return max(eq2.values()) - eq2[pick["bgfarm 0-ply"]]
+        chosen = sorted(zip(decisions, picks), key=bench_cost, reverse=True)[:args.costliest]
+        print(f"bgfarm 0-ply's {len(chosen)} costliest {args.cls} decisions by the bench: "
+              f"{1000 * sum(map(bench_cost, chosen)) / len(decisions):.3f} of its "
+              f"{1000 * bench_total / len(decisions):.3f} x1000 per decision; means below "
+              f"are over these {len(chosen)}")
+        decisions, picks = [c[0] for c in chosen], [c[1] for c in chosen]
     losses = {r: {c: [] for c in choosers} for r in referees}
     # The bench's own measure of the same choices, for comparison.
     bench_loss = {c: [] for c in choosers}
     disputed = []
-    for d in decisions:
+    for d, pick in zip(decisions, picks):
         dice = f"{d['dice'][0]}{d['dice'][1]}"
-        hint = json.loads(subprocess.run(
-            [BIN, "hint", d["pos"], dice, "--ply", "0", "--json", "--net", args.net],
-            capture_output=True, text=True, check=True).stdout)
-        pick = {"GNU 2-ply": max(d["moves"], key=lambda m: m["eq2"])["result"],
-                "GNU 0-ply": max(d["moves"], key=lambda m: m["eq0"])["result"],
-                "bgfarm 0-ply": hint["moves"][0]["result"]}
         plays = sorted(set(pick.values()))
         eq2 = {m["result"]: m["eq2"] for m in d["moves"]}
         for c in choosers:
