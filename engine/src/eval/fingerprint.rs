@@ -3,7 +3,7 @@
 //! with equal fingerprints produce bit-identical trials.
 //!
 //! Format: `bgfarm-{crate version}/nets:{16 hex digits}/{simd level}`, e.g.
-//! `bgfarm-0.7.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
+//! `bgfarm-0.8.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
 //! [`NeuralEvaluator::hash`] (both nets' weights and the bear-off tables' checksum);
 //! the SIMD level is [`SimdLevel::detect`]'s. The evaluation kernels are
 //! bit-identical across levels today (tested in `net`), so the level is a
@@ -22,7 +22,9 @@
 //! changes race values even for nets of an older file. 0.7.0 adds the contact
 //! features' second block and new default nets; a net of an older file reads it
 //! with zero weights and plays as before (the nets hash alone would tell the
-//! new default nets apart).
+//! new default nets apart). 0.8.0 re-ranks the luck estimate's best 8 moves with
+//! the second block's double shots and pip loss as well as the shots, which again
+//! changes every variance-reduced trial.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

@@ -38,7 +38,7 @@
 //! plain `f32` code: the same on every machine of an architecture.
 
 use super::net::encode::{point_base, INPUTS, RAW_INPUTS};
-use super::net::features::PER_SIDE;
+use super::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
 use super::neural::{EvalScratch, NeuralEvaluator};
 use super::pubeval::{self, PointTable, RankBase};
 use crate::position::Position;
@@ -57,8 +57,41 @@ const PIPS_UNIT: [usize; 2] = [98, 197];
 /// first feature: the net sees the result from the next player's side).
 const SHOTS_UNIT: u16 = (RAW_INPUTS + PER_SIDE) as u16;
 
+/// The net's inputs for the second block's `pip_loss` and `double` of the side that
+/// just moved (the second side's block, from the next player's side).
+const LOSS_UNIT: u16 = (RAW_INPUTS + BASE_FEATURES + EXTRA_PER_SIDE) as u16;
+const DOUBLE_UNIT: u16 = LOSS_UNIT + 1;
+
 /// Pips of the opening position, the pip-count units' scale.
 const PIP_SCALE: f32 = 167.0;
+
+/// What the moved side's hits add to a move's ranking score, per count of
+/// [`crate::eval::net::features::mover_hits`] (see [`NetRank::hit_weights`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HitWeights {
+    pub shots: f32,
+    pub double: f32,
+    pub loss: f32,
+}
+
+impl HitWeights {
+    /// The score of `(shots, double, pip_loss)` counts.
+    #[inline]
+    pub fn score(&self, (shots, double, loss): (u32, u32, u32)) -> f32 {
+        self.shots * shots as f32 + self.double * double as f32 + self.loss * loss as f32
+    }
+
+    /// The most the counts can add: every roll hitting (36), hitting two blots (36)
+    /// and costing 24 pips, where the weight is positive.
+    pub fn most(&self) -> f32 {
+        36.0 * (self.shots.max(0.0) + self.double.max(0.0) + 24.0 * self.loss.max(0.0))
+    }
+
+    /// Whether all are 0 (races, nets without the features).
+    pub fn is_zero(&self) -> bool {
+        self.shots == 0.0 && self.double == 0.0 && self.loss == 0.0
+    }
+}
 
 /// The ranking of the moves from one state. Reuse one per thread:
 /// [`NetRank::prepare`] rebuilds it for each state.
@@ -72,6 +105,10 @@ pub struct NetRank {
     /// (/ 36). Not in the table (shots are not a sum over points): the luck estimate
     /// applies it to its few candidates ([`NetRank::shots_weight`]).
     shots_w: f32,
+    /// The same for each roll that can hit two blots, and for each pip a hit costs
+    /// (summed over the 36 rolls): the second block's `double` and `pip_loss`.
+    double_w: f32,
+    loss_w: f32,
     gradient: [f32; INPUTS],
     /// The raw inputs whose gradient the table needs.
     rows: Vec<u16>,
@@ -85,6 +122,8 @@ impl Default for NetRank {
             off_w: 0.0,
             own_bar: 0.0,
             shots_w: 0.0,
+            double_w: 0.0,
+            loss_w: 0.0,
             gradient: [0.0; INPUTS],
             rows: Vec::with_capacity(RAW_INPUTS),
         }
@@ -123,13 +162,15 @@ impl NetRank {
             ]
             .map(|u| u as u16),
         );
-        // The moved side's shots feature (always 0 in a race).
+        // The moved side's hit features (always 0 in a race).
         if contact {
-            self.rows.push(SHOTS_UNIT);
+            self.rows.extend([SHOTS_UNIT, DOUBLE_UNIT, LOSS_UNIT]);
         }
         self.gradient = [0.0; INPUTS];
         eval.children_gradient(es, contact, &self.rows, &mut self.gradient);
         self.shots_w = -self.gradient[usize::from(SHOTS_UNIT)] / 36.0;
+        self.double_w = -self.gradient[usize::from(DOUBLE_UNIT)] / 36.0;
+        self.loss_w = -self.gradient[usize::from(LOSS_UNIT)] / (36.0 * 24.0);
         let share = if contact { CONTACT_PUBEVAL_SHARE } else { 0.0 };
         let (pub_table, pub_bar, pub_off) = pubeval::ranking_terms(pubeval::is_race(pos));
         let g = &self.gradient;
@@ -177,6 +218,19 @@ impl NetRank {
     /// the shots. 0 in races and for nets without the hand-crafted inputs.
     pub fn shots_weight(&self) -> f32 {
         self.shots_w
+    }
+
+    /// The weights of all three hit counts of
+    /// [`crate::eval::net::features::mover_hits`]: per shot, per roll hitting two
+    /// blots and per pip lost (each minus the net's gradient for its feature), so
+    /// the table's score plus their sum is the net's equity linearized in the raw
+    /// inputs and the moved side's hit features. 0 in races.
+    pub fn hit_weights(&self) -> HitWeights {
+        HitWeights {
+            shots: self.shots_w,
+            double: self.double_w,
+            loss: self.loss_w,
+        }
     }
 
     /// The ranking base for the moves from `pos`, the position given to

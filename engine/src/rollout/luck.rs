@@ -10,7 +10,14 @@
 //! on the opening rollout the per-trial variance fell 10-11% (10,368 trials, seeds
 //! 11 and 12: SE 0.002943 -> 0.002795 and 0.003045 -> 0.002870) for 3% more CPU. The
 //! shots term made 2 valued moves give up less equity than 4 did without it, for
-//! about 15% more precision per CPU-second ([`RANKED_KEEP`]).
+//! about 15% more precision per CPU-second ([`RANKED_KEEP`]). Since 0.8.0 the
+//! re-ranking also counts the second block's rolls that hit two blots and pips the
+//! hits cost ([`NetRank::hit_weights`]): release 0.7.0's nets read much of a hit's
+//! cost there, and with the shots alone the opening rollout (1296 trials, one
+//! thread, seeds 1-8) had an RMS SE of 0.00861 against 0.00808 for 0.6.0's nets
+//! (0.00668 against 0.00737 with every move valued by the net, 4 seeds). With all
+//! three: 0.00791, 16% less variance for ~4% more CPU (medians of 3 alternating
+//! runs, 4.73 s against 4.56 s), about 14% more precision per CPU-second.
 //!
 //! This runs 21 times per ply of every trial and was most of a trial's cost: on the
 //! opening rollout a ply generates ~438 moves for the 21 rolls and (with 4 valued
@@ -29,8 +36,8 @@
 //!   reuses those values.
 
 use crate::dice::Dice;
-use crate::eval::net::features::mover_shots;
-use crate::eval::net_rank::NetRank;
+use crate::eval::net::features::mover_hits;
+use crate::eval::net_rank::{HitWeights, NetRank};
 use crate::eval::neural::{EvalScratch, NeuralEvaluator};
 use crate::eval::pubeval::RankBase;
 use crate::eval::top_ranked::TopRanked;
@@ -187,7 +194,7 @@ pub fn ranked_values(
     ls.start(eval, es, pos);
     ls.rank.prepare(eval, es, pos);
     let base = ls.rank.base(pos);
-    let shots_w = ls.rank.shots_weight();
+    let hits_w = ls.rank.hit_weights();
     let mut values = [Probs::default(); 21];
     for (v, &(dice, _)) in values.iter_mut().zip(&Dice::ALL_21) {
         *v = roll_value(
@@ -196,7 +203,7 @@ pub fn ranked_values(
             &mut ls.memo,
             &mut ls.probs,
             &base,
-            shots_w,
+            hits_w,
             pos,
             dice,
         );
@@ -246,7 +253,7 @@ fn roll_value(
     memo: &mut Memo,
     probs: &mut Vec<Probs>,
     base: &RankBase<'_>,
-    shots_w: f32,
+    hits_w: HitWeights,
     pos: &Position,
     dice: Dice,
 ) -> Probs {
@@ -260,10 +267,10 @@ fn roll_value(
     let mut value = |result: &Position| {
         probs.push(memo.get_or(result, || eval.evaluate_child(&result.switch_sides(), es)));
     };
-    if kept.len() <= RANKED_KEEP || shots_w == 0.0 {
+    if kept.len() <= RANKED_KEEP || hits_w.is_zero() {
         kept.iter().take(RANKED_KEEP).for_each(|e| value(&e.2));
     } else {
-        best_with_shots(kept, shots_w)
+        best_with_shots(kept, hits_w)
             .iter()
             .for_each(|e| value(&e.2));
     }
@@ -280,16 +287,16 @@ fn roll_value(
 /// never looked at.
 fn best_with_shots(
     kept: &[(f32, u32, Position)],
-    shots_w: f32,
+    hits_w: HitWeights,
 ) -> [(f32, u32, Position); RANKED_KEEP] {
-    let most = 36.0 * shots_w.max(0.0);
+    let most = hits_w.most();
     let mut best = [(f32::NEG_INFINITY, u32::MAX, Position::STARTING); RANKED_KEEP];
     for &(score, order, result) in kept {
         let last = best[RANKED_KEEP - 1];
         if score + most < last.0 {
             break;
         }
-        let s = score + shots_w * mover_shots(&result) as f32;
+        let s = score + hits_w.score(mover_hits(&result));
         if s < last.0 || (s == last.0 && order > last.1) {
             continue;
         }
@@ -328,7 +335,7 @@ mod tests {
     }
 
     /// The lazy re-ranking keeps what scoring every preselected move would: the
-    /// best by table score plus shots term, equal scores in the order reached.
+    /// best by table score plus hits terms, equal scores in the order reached.
     #[test]
     fn the_lazy_shots_re_ranking_matches_scoring_every_candidate() {
         let eval = default_nets();
@@ -342,9 +349,22 @@ mod tests {
             eval.prepare_children(pos, &mut es);
             rank.prepare(&eval, &mut es, pos);
             let base = rank.base(pos);
-            // The net's weight, a positive one and a large one: the bound must
-            // hold whatever the sign.
-            for w in [rank.shots_weight(), 0.004, -0.05] {
+            // The net's weights, positive ones and large ones: the bound must
+            // hold whatever the signs.
+            let weights = [
+                rank.hit_weights(),
+                HitWeights {
+                    shots: 0.004,
+                    double: 0.002,
+                    loss: 0.0003,
+                },
+                HitWeights {
+                    shots: -0.05,
+                    double: 0.01,
+                    loss: -0.001,
+                },
+            ];
+            for w in weights {
                 let dice = Dice::ALL_21[k % 21].0;
                 let mut top = TopRanked::<RANKED_PRESELECT>::new(&base, RANKED_PRESELECT);
                 if movegen::walk(pos, dice, &mut top) == 0 {
@@ -356,14 +376,14 @@ mod tests {
                 }
                 let mut all: Vec<(f32, u32, Position)> = kept
                     .iter()
-                    .map(|&(s, o, p)| (s + w * mover_shots(&p) as f32, o, p))
+                    .map(|&(s, o, p)| (s + w.score(mover_hits(&p)), o, p))
                     .collect();
                 all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let lazy = best_with_shots(kept, w);
                 assert_eq!(
                     lazy.to_vec(),
                     all[..RANKED_KEEP].to_vec(),
-                    "{pos:?} {dice:?} {w}"
+                    "{pos:?} {dice:?} {w:?}"
                 );
                 checked += 1;
             }
