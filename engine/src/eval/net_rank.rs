@@ -100,15 +100,11 @@ pub struct NetRank {
     bar_w: f32,
     off_w: f32,
     own_bar: f32,
-    /// Score per roll of 36 with which the opponent hits one of the mover's blots
-    /// after the move: minus the gradient of the moved side's `shots` feature
-    /// (/ 36). Not in the table (shots are not a sum over points): the luck estimate
-    /// applies it to its few candidates ([`NetRank::shots_weight`]).
-    shots_w: f32,
-    /// The same for each roll that can hit two blots, and for each pip a hit costs
-    /// (summed over the 36 rolls): the second block's `double` and `pip_loss`.
-    double_w: f32,
-    loss_w: f32,
+    /// What the moved side's hits add to a move's score, per count: minus the
+    /// gradient of the moved side's `shots` (/ 36), `double` (/ 36) and `pip_loss`
+    /// (/ 36 x 24) features. Not in the table (they are not sums over points): the
+    /// luck estimate applies them to its few candidates ([`NetRank::hit_weights`]).
+    hits: HitWeights,
     gradient: [f32; INPUTS],
     /// The raw inputs whose gradient the table needs.
     rows: Vec<u16>,
@@ -121,9 +117,7 @@ impl Default for NetRank {
             bar_w: 0.0,
             off_w: 0.0,
             own_bar: 0.0,
-            shots_w: 0.0,
-            double_w: 0.0,
-            loss_w: 0.0,
+            hits: HitWeights::default(),
             gradient: [0.0; INPUTS],
             rows: Vec::with_capacity(RAW_INPUTS),
         }
@@ -168,9 +162,11 @@ impl NetRank {
         }
         self.gradient = [0.0; INPUTS];
         eval.children_gradient(es, contact, &self.rows, &mut self.gradient);
-        self.shots_w = -self.gradient[usize::from(SHOTS_UNIT)] / 36.0;
-        self.double_w = -self.gradient[usize::from(DOUBLE_UNIT)] / 36.0;
-        self.loss_w = -self.gradient[usize::from(LOSS_UNIT)] / (36.0 * 24.0);
+        self.hits = HitWeights {
+            shots: -self.gradient[usize::from(SHOTS_UNIT)] / 36.0,
+            double: -self.gradient[usize::from(DOUBLE_UNIT)] / 36.0,
+            loss: -self.gradient[usize::from(LOSS_UNIT)] / (36.0 * 24.0),
+        };
         let share = if contact { CONTACT_PUBEVAL_SHARE } else { 0.0 };
         let (pub_table, pub_bar, pub_off) = pubeval::ranking_terms(pubeval::is_race(pos));
         let g = &self.gradient;
@@ -211,26 +207,14 @@ impl NetRank {
         self.off_w = share * pub_off;
     }
 
-    /// What one roll of 36 that hits a blot of the mover's after the move adds to
-    /// its ranking score ([`crate::eval::net::features::mover_shots`] counts them):
-    /// minus the net's gradient for that feature, so the table's score plus this
-    /// term times the shots is the net's equity linearized in the raw inputs and
-    /// the shots. 0 in races and for nets without the hand-crafted inputs.
-    pub fn shots_weight(&self) -> f32 {
-        self.shots_w
-    }
-
     /// The weights of all three hit counts of
     /// [`crate::eval::net::features::mover_hits`]: per shot, per roll hitting two
     /// blots and per pip lost (each minus the net's gradient for its feature), so
     /// the table's score plus their sum is the net's equity linearized in the raw
-    /// inputs and the moved side's hit features. 0 in races.
+    /// inputs and the moved side's hit features. 0 in races and for nets without
+    /// the hand-crafted inputs.
     pub fn hit_weights(&self) -> HitWeights {
-        HitWeights {
-            shots: self.shots_w,
-            double: self.double_w,
-            loss: self.loss_w,
-        }
+        self.hits
     }
 
     /// The ranking base for the moves from `pos`, the position given to

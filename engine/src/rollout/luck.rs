@@ -1,10 +1,10 @@
 //! The value function of the ranked luck estimate ([`super::Luck::Ranked`]): for each
 //! of the 21 rolls at a state, a cheap linear score ranks every legal move, the best
-//! [`RANKED_PRESELECT`] are re-ranked with the shots each leaves, the net values the
+//! [`RANKED_PRESELECT`] are re-ranked with the hits each leaves, the net values the
 //! best [`RANKED_KEEP`] of those, and the best of those by the net is the roll's
 //! value. The score is [`NetRank`]: the net's own equity linearized at the state
 //! (plus 3% of PubEval in contact), rebuilt for each state, and in contact the net's
-//! gradient for the shots the mover leaves ([`NetRank::shots_weight`]). It passes
+//! gradient for the hits the mover leaves ([`NetRank::hit_weights`]). It passes
 //! the net's best move to the net more often than PubEval did (93% of contact rolls
 //! against 87% at 4 valued), so the luck values are closer to the full estimate's:
 //! on the opening rollout the per-trial variance fell 10-11% (10,368 trials, seeds
@@ -74,7 +74,7 @@ use crate::position::Position;
 pub const RANKED_KEEP: usize = 2;
 
 /// Candidates the table's score passes on to be re-ranked with the shots term
-/// ([`NetRank::shots_weight`]) before the best [`RANKED_KEEP`] go to the net.
+/// ([`NetRank::hit_weights`]) before the best [`RANKED_KEEP`] go to the net.
 ///
 /// The table is linear in the checker counts and knows nothing of the net's
 /// hand-crafted inputs; of those, the shots the mover leaves matter most. On 3,000
@@ -243,8 +243,8 @@ pub fn play_after_ranked(
 }
 
 /// One roll's value for [`ranked_values`]: the table's best
-/// [`RANKED_PRESELECT`] moves, re-ranked by their score plus `shots_w` times the
-/// shots they leave, the best [`RANKED_KEEP`] of those valued by the net (in that
+/// [`RANKED_PRESELECT`] moves, re-ranked by their score plus `hits_w`'s score of
+/// the hits they leave, the best [`RANKED_KEEP`] of those valued by the net (in that
 /// order; equal re-ranked scores in the order the walk reached them).
 #[allow(clippy::too_many_arguments)]
 fn roll_value(
@@ -270,7 +270,7 @@ fn roll_value(
     if kept.len() <= RANKED_KEEP || hits_w.is_zero() {
         kept.iter().take(RANKED_KEEP).for_each(|e| value(&e.2));
     } else {
-        best_with_shots(kept, hits_w)
+        best_with_hits(kept, hits_w)
             .iter()
             .for_each(|e| value(&e.2));
     }
@@ -279,13 +279,13 @@ fn roll_value(
 }
 
 /// The best [`RANKED_KEEP`] of `kept` (the table's best, sorted by its score, equal
-/// scores in the order reached) by the score plus `shots_w` times
-/// [`mover_shots`], best first, equal scores in the order reached. The shots
-/// cost more than the rest of the re-ranking (~260 instructions a count), so they
+/// scores in the order reached) by the score plus `hits_w`'s score of
+/// [`mover_hits`], best first, equal scores in the order reached. The hits cost
+/// more than the rest of the re-ranking (~260 instructions a shots count), so they
 /// are counted lazily: a candidate whose table score cannot reach the last kept
-/// re-ranked score even with the most favourable shots, and every later one, is
-/// never looked at.
-fn best_with_shots(
+/// re-ranked score even with the most favourable hits ([`HitWeights::most`]), and
+/// every later one, is never looked at.
+fn best_with_hits(
     kept: &[(f32, u32, Position)],
     hits_w: HitWeights,
 ) -> [(f32, u32, Position); RANKED_KEEP] {
@@ -337,7 +337,7 @@ mod tests {
     /// The lazy re-ranking keeps what scoring every preselected move would: the
     /// best by table score plus hits terms, equal scores in the order reached.
     #[test]
-    fn the_lazy_shots_re_ranking_matches_scoring_every_candidate() {
+    fn the_lazy_hits_re_ranking_matches_scoring_every_candidate() {
         let eval = default_nets();
         let mut es = eval.scratch();
         let mut rank = NetRank::default();
@@ -379,7 +379,7 @@ mod tests {
                     .map(|&(s, o, p)| (s + w.score(mover_hits(&p)), o, p))
                     .collect();
                 all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                let lazy = best_with_shots(kept, w);
+                let lazy = best_with_hits(kept, w);
                 assert_eq!(
                     lazy.to_vec(),
                     all[..RANKED_KEEP].to_vec(),

@@ -279,26 +279,8 @@ pub fn fit(
     cfg: &FitConfig,
     mut report: impl FnMut(&EpochReport),
 ) -> EpochReport {
-    let mut train: Vec<u32> = Vec::with_capacity(samples.len());
-    let mut held: Vec<u32> = Vec::new();
-    for (i, _) in samples.iter().enumerate() {
-        let h = crate::rng::splitmix64(&mut (cfg.seed ^ (i as u64).wrapping_mul(0x9E37)));
-        if cfg.holdout > 0 && h.is_multiple_of(u64::from(cfg.holdout)) {
-            held.push(i as u32);
-        } else {
-            train.push(i as u32);
-        }
-    }
-    let mut gtrain: Vec<u32> = Vec::with_capacity(groups.len());
-    let mut gheld: Vec<u32> = Vec::new();
-    for (i, _) in groups.iter().enumerate() {
-        let h = crate::rng::splitmix64(&mut (cfg.seed ^ 0x6709 ^ (i as u64).wrapping_mul(0x9E37)));
-        if cfg.holdout > 0 && h.is_multiple_of(u64::from(cfg.holdout)) {
-            gheld.push(i as u32);
-        } else {
-            gtrain.push(i as u32);
-        }
-    }
+    let (mut train, held) = split_holdout(samples.len(), cfg.seed, cfg.holdout);
+    let (mut gtrain, gheld) = split_holdout(groups.len(), cfg.seed ^ 0x6709, cfg.holdout);
     let mut scratch = net.scratch();
     let sibling_rmse = |net: &Net, idx: &[u32], scratch: &mut Scratch| -> f64 {
         let (mut sum, mut n) = (0f64, 0usize);
@@ -318,7 +300,7 @@ pub fn fit(
             (sum / n as f64).sqrt()
         }
     };
-    let rmse = |net: &Net, idx: &[u32], scratch: &mut crate::eval::net::Scratch| -> f64 {
+    let rmse = |net: &Net, idx: &[u32], scratch: &mut Scratch| -> f64 {
         if idx.is_empty() {
             return 0.0;
         }
@@ -355,15 +337,8 @@ pub fn fit(
     let steps = (u64::from(cfg.epochs) * train.len() as u64).max(1);
     let mut step = 0u64;
     for epoch in 1..=cfg.epochs {
-        // Fisher-Yates with the seeded generator: the same order on every machine.
-        for k in (1..train.len()).rev() {
-            let j = rng.below(k as u32 + 1) as usize;
-            train.swap(k, j);
-        }
-        for k in (1..gtrain.len()).rev() {
-            let j = rng.below(k as u32 + 1) as usize;
-            gtrain.swap(k, j);
-        }
+        shuffle(&mut train, &mut rng);
+        shuffle(&mut gtrain, &mut rng);
         let mut lr = cfg.lr_start;
         let rate =
             |step: u64| cfg.lr_start * (cfg.lr_end / cfg.lr_start).powf(step as f32 / steps as f32);
@@ -418,6 +393,31 @@ pub fn fit(
         report(&last);
     }
     last
+}
+
+/// Indices `0..n` split into a training and a held-out part: every `holdout`-th by
+/// a hash of `seed` and the index (none with `holdout` 0).
+fn split_holdout(n: usize, seed: u64, holdout: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut train: Vec<u32> = Vec::with_capacity(n);
+    let mut held: Vec<u32> = Vec::new();
+    for i in 0..n {
+        let h = crate::rng::splitmix64(&mut (seed ^ (i as u64).wrapping_mul(0x9E37)));
+        if holdout > 0 && h.is_multiple_of(u64::from(holdout)) {
+            held.push(i as u32);
+        } else {
+            train.push(i as u32);
+        }
+    }
+    (train, held)
+}
+
+/// Fisher-Yates with the seeded generator: the same order on every machine (no
+/// random number drawn for fewer than two items).
+fn shuffle(v: &mut [u32], rng: &mut Rng) {
+    for k in (1..v.len()).rev() {
+        let j = rng.below(k as u32 + 1) as usize;
+        v.swap(k, j);
+    }
 }
 
 /// What one Adam step learns from: samples `chunk` indexes and groups `share`
