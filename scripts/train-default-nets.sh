@@ -241,4 +241,37 @@ for R in 33 34 35; do
         --lr-start 0.0005 --lr-end 0.00002 --out "$OUT/contact-$R"
     PREV="$OUT/contact-$R"
 done
+
 cp "$PREV/nets.safetensors" engine/nets/default.safetensors
+
+# Legs 36-37 (release 0.9.0): the deeper nets built in beside the default ones
+# (`--net deep`, engine/nets/deep.safetensors): a second hidden layer, and the
+# features' third block (encoding bgfarm-198f-v5: back checkers, timing, back and
+# holding games, the opponent's outfield checkers under fire;
+# engine/src/eval/net/structure.rs). The race net stays leg 30's.
+# - Leg 36: the leg-35 nets label their own 3,735,501 contact positions at 1-ply
+#   (537 s on 2 cores); `--deepen 64` keeps leg 35's first layer (the third block's
+#   rows zero) under a new 64-unit second layer and output layer, and the whole net
+#   is fitted for 12 epochs, lr 0.001 -> 0.00003 (808 s); held-out equity RMSE
+#   0.0319.
+# - Leg 37: the leg-36 nets label the same positions at 1-ply (771 s) and are
+#   refitted from where they are, 8 epochs, lr 0.0003 -> 0.00002 (535 s); RMSE
+#   0.0313.
+# The shipped file was fitted by a build that summed each second-layer unit in 8
+# lanes; this build sums in unit order, so the same commands give the same nets up
+# to float rounding.
+# Measured (contact / crashed / all of GNU Backgammon's bench at 0-ply, x1000 per
+# decision; `contact-diff-check.py` RMS; head to head against leg 35 over 100,000
+# games, seed 4): leg 35 6.9 / 12.3 / 5.7, 62.2; leg 36 5.8 / 13.4 / 5.1, 62.7,
+# +0.006 +- 0.003 ppg; leg 37 5.5 / 8.7 / 4.5, 61.5, +0.001 +- 0.003 ppg. Against
+# PubEval (20,000 games): leg 37 +0.631 +- 0.009 ppg, leg 35 +0.611 +- 0.009.
+# A 16-unit second layer instead (leg 36's recipe on leg 37's labels): 7.6 / 13.4
+# / 6.3, RMSE 0.0338.
+$B train label --net "$PREV" --ply 1 --positions "$OUT/all-contact.txt" --out "$OUT/own-36.txt"
+$B train fit --init "$PREV" --nets contact --deepen 64 --data "$OUT/own-36.txt" --epochs 12 \
+    --lr-start 0.001 --lr-end 0.00003 --out "$OUT/contact-36"
+$B train label --net "$OUT/contact-36" --ply 1 --positions "$OUT/all-contact.txt" \
+    --out "$OUT/own-37.txt"
+$B train fit --init "$OUT/contact-36" --nets contact --data "$OUT/own-37.txt" --epochs 8 \
+    --lr-start 0.0003 --lr-end 0.00002 --out "$OUT/contact-37"
+cp "$OUT/contact-37/nets.safetensors" engine/nets/deep.safetensors

@@ -408,6 +408,44 @@ fn sibling_groups_are_written_and_fitted() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(message), "{extra:?}: {err}");
     }
+    // A second hidden layer under the fitted net: the file holds it and the nets
+    // evaluate; a width that is not a multiple of 8, or a second `--deepen` of a
+    // net that has one, is refused.
+    let out = fit(&["--deepen", "16"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let nets = path("fit");
+    let deep = json(&["eval", "4HPwATDgc/ABMA", "--net", &nets, "--json"]);
+    let p = deep["probs"][0].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0, "{deep}");
+    let bytes = std::fs::read(dir.join("fit").join("contact.safetensors")).unwrap();
+    let header = String::from_utf8_lossy(&bytes[..4096.min(bytes.len())]).to_string();
+    assert!(
+        header.contains("\"wm\"") && header.contains("[128,16]"),
+        "{header}"
+    );
+    let out = fit(&["--deepen", "12"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("multiple of 8"));
+    let mut args = vec!["train", "fit", "--init", &nets, "--data"];
+    let labels = path("labels.txt");
+    let again = path("again");
+    args.extend([
+        labels.as_str(),
+        "--nets",
+        "contact",
+        "--epochs",
+        "1",
+        "--deepen",
+        "8",
+    ]);
+    args.extend(["--out", again.as_str()]);
+    let out = bgfarm(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already have a second"));
     std::fs::write(dir.join("sib.txt"), "not-a-position 0.5 0.1 0 0.1 0\n").unwrap();
     let out = fit(&[]);
     assert_eq!(out.status.code(), Some(2));

@@ -4,6 +4,9 @@
 //!
 //! - `eval_contact/forward`: `Net::forward` of the default contact net on each
 //!   position (encode + hidden layer + outputs); throughput = positions.
+//! - `eval_contact/forward_deep`: the same with the built-in deeper nets
+//!   (`--net deep`, 234-128-64-5): 465k/s where `forward` of the default nets gave
+//!   681k/s, measured minutes apart (release 0.9.0).
 //! - `eval_contact/forward_sse2` (the build's baseline level): the same kernels
 //!   without AVX2, to check that the runtime-detected path pays.
 //! - `eval_contact/evaluate_with`: the same through `NeuralEvaluator::evaluate_with`
@@ -30,7 +33,7 @@
 //! heavier load (load average 3-5): `forward` 0.50-0.64M/s -> 0.87-1.18M/s,
 //! `forward_sse2` 337-467k/s -> 560-716k/s, `batch` 0.51-0.97M/s -> 0.97-1.28M/s.
 
-use bgfarm_engine::eval::default_nets::BYTES;
+use bgfarm_engine::eval::default_nets::{BYTES, DEEP_BYTES};
 use bgfarm_engine::eval::net::load_bundle;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::eval::Probs;
@@ -68,9 +71,8 @@ fn bench_eval(c: &mut Criterion) {
     let positions = contact_positions();
     let eval = evaluator();
     eprintln!(
-        "contact net {}-{}-5, {} contact positions, SIMD level {}",
-        bgfarm_engine::eval::net::encode::INPUTS,
-        eval.contact.hidden(),
+        "contact net {}, {} contact positions, SIMD level {}",
+        eval.contact.shape(),
         positions.len(),
         bgfarm_engine::eval::net::SimdLevel::detect()
     );
@@ -84,6 +86,18 @@ fn bench_eval(c: &mut Criterion) {
             let mut s = 0.0f32;
             for (p, _) in &positions {
                 s += eval.contact.forward(black_box(p), &mut net_scratch)[0];
+            }
+            black_box(s)
+        })
+    });
+    // The built-in deeper nets (`--net deep`): the same loop through two hidden layers.
+    let deep = load_bundle(DEEP_BYTES, "contact.").expect("deep contact net");
+    let mut deep_scratch = deep.scratch();
+    group.bench_function("forward_deep", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, _) in &positions {
+                s += deep.forward(black_box(p), &mut deep_scratch)[0];
             }
             black_box(s)
         })

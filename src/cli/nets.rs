@@ -47,8 +47,12 @@ fn read(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// Loads the nets named by `spec`.
 pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
-    let (contact, race) = if spec == "default" {
-        let bytes = bgfarm_engine::eval::default_nets::BYTES;
+    let embedded = match spec {
+        "default" => Some(bgfarm_engine::eval::default_nets::BYTES),
+        "deep" => Some(bgfarm_engine::eval::default_nets::DEEP_BYTES),
+        _ => None,
+    };
+    let (contact, race) = if let Some(bytes) = embedded {
         (
             load_bundle(bytes, "contact.")?,
             load_bundle(bytes, "race.")?,
@@ -73,7 +77,8 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
             (get("contact.")?, get("race.")?)
         } else {
             return Err(CliError::msg(format!(
-                "no nets at {spec:?}: give `default`, a .safetensors bundle or a directory"
+                "no nets at {spec:?}: give `default`, `deep`, a .safetensors bundle or a \
+                 directory"
             )));
         }
     };

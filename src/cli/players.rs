@@ -7,18 +7,22 @@ use bgfarm_engine::play::RandomPlayer;
 
 /// The player called `name` on the command line: `pubeval` (Tesauro's reference
 /// evaluator), `random` (a uniformly random legal move), `default` (the built-in
-/// nets), a `.safetensors` bundle or a directory of nets, each playing greedily at
-/// 0-ply.
+/// nets), `deep` (the built-in nets with two hidden layers), a `.safetensors` bundle
+/// or a directory of nets, each playing greedily at 0-ply.
 pub fn player_by_name(name: &str) -> Result<Box<dyn Player>, CliError> {
     match name.trim() {
         "pubeval" => Ok(Box::new(PubEval)),
         "random" => Ok(Box::new(RandomPlayer::default())),
-        n if n == "default" || n.ends_with(".safetensors") || std::path::Path::new(n).is_dir() => {
+        n if n == "default"
+            || n == "deep"
+            || n.ends_with(".safetensors")
+            || std::path::Path::new(n).is_dir() =>
+        {
             Ok(Box::new(Greedy(super::nets::load_evaluator(n)?)))
         }
         n => Err(CliError::msg(format!(
-            "unknown player {n:?}: use pubeval, random, default, a .safetensors net file \
-             or a directory of nets"
+            "unknown player {n:?}: use pubeval, random, default, deep, a .safetensors net \
+             file or a directory of nets"
         ))),
     }
 }
@@ -33,6 +37,11 @@ mod tests {
         assert_eq!(player_by_name("random").unwrap().name(), "random");
         let err = |n: &str| player_by_name(n).err().map(|e| e.to_string());
         assert!(player_by_name("default").is_ok());
+        assert!(player_by_name("deep").is_ok());
+        let deep = super::super::nets::load_evaluator("deep").unwrap();
+        assert_eq!(deep.contact.shape(), "234-128-64-5");
+        let default = super::super::nets::load_evaluator("default").unwrap();
+        assert_eq!(default.contact.mid(), 0);
         assert!(err("nets/x.safetensors").unwrap().contains("no nets at"));
         let unknown = err("gnubg").unwrap();
         assert!(unknown.contains("unknown player"), "{unknown}");

@@ -3,7 +3,7 @@
 //! with equal fingerprints produce bit-identical trials.
 //!
 //! Format: `bgfarm-{crate version}/nets:{16 hex digits}/{simd level}`, e.g.
-//! `bgfarm-0.8.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
+//! `bgfarm-0.9.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
 //! [`NeuralEvaluator::hash`] (both nets' weights and the bear-off tables' checksum);
 //! the SIMD level is [`SimdLevel::detect`]'s. The evaluation kernels are
 //! bit-identical across levels today (tested in `net`), so the level is a
@@ -24,7 +24,9 @@
 //! with zero weights and plays as before (the nets hash alone would tell the
 //! new default nets apart). 0.8.0 re-ranks the luck estimate's best 8 moves with
 //! the second block's double shots and pip loss as well as the shots, which again
-//! changes every variance-reduced trial.
+//! changes every variance-reduced trial. 0.9.0 adds the features' third block and
+//! default nets with a second hidden layer (older nets read the block with zero
+//! weights and play as before).
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

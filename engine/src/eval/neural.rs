@@ -264,8 +264,7 @@ impl EvalScratch {
 
     /// True when the buffers fit `eval`'s nets.
     fn fits(&self, eval: &NeuralEvaluator<'_>) -> bool {
-        self.contact.hidden.len() == eval.contact.hidden()
-            && self.race.hidden.len() == eval.race.hidden()
+        self.contact.fits(&eval.contact) && self.race.fits(&eval.race)
     }
 }
 

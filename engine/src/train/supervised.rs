@@ -279,6 +279,8 @@ pub fn fit(
     cfg: &FitConfig,
     mut report: impl FnMut(&EpochReport),
 ) -> EpochReport {
+    // Inputs a net of an older file has zero weights for must be fitted too.
+    net.read_every_input();
     let (mut train, held) = split_holdout(samples.len(), cfg.seed, cfg.holdout);
     let (mut gtrain, gheld) = split_holdout(groups.len(), cfg.seed ^ 0x6709, cfg.holdout);
     let mut scratch = net.scratch();
@@ -331,7 +333,7 @@ pub fn fit(
     let mut shards: Vec<(Gradient, Scratch)> = match cfg.optimizer {
         Optimizer::Sgd => Vec::new(),
         Optimizer::Adam { .. } => (0..SHARDS)
-            .map(|_| (Gradient::new(net.hidden()), net.scratch()))
+            .map(|_| (Gradient::new(net), net.scratch()))
             .collect(),
     };
     let steps = (u64::from(cfg.epochs) * train.len() as u64).max(1);
@@ -354,7 +356,7 @@ pub fn fit(
             }
             Optimizer::Adam { batch } => {
                 let batch = batch.max(1);
-                let adam = adam.get_or_insert_with(|| Adam::new(net.hidden()));
+                let adam = adam.get_or_insert_with(|| Adam::new(net));
                 let batches = train.len().div_ceil(batch).max(1);
                 for (b, chunk) in train.chunks(batch).enumerate() {
                     lr = rate(step);

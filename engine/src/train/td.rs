@@ -79,6 +79,9 @@ pub fn train(
     cfg: &TdConfig,
     mut progress: impl FnMut(&TdStats, &NeuralEvaluator<'_>),
 ) -> TdStats {
+    // Inputs nets of an older file have zero weights for must be trained too.
+    eval.contact.read_every_input();
+    eval.race.read_every_input();
     let mut gen = MoveGenerator::new();
     let mut scratch = eval.scratch();
     let mut stats = TdStats::default();

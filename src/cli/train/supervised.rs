@@ -149,6 +149,12 @@ pub struct FitArgs {
     /// know.
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// Put a second hidden layer of this many units (a multiple of 8) under the nets
+    /// being fitted, which must have one: their first layer is kept, the layers above
+    /// it start from small random weights. A 128-64 contact net fits its own 1-ply
+    /// labels with about a tenth less error than a 128-unit one.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=4096))]
+    pub deepen: Option<u32>,
     /// Passes over the data.
     #[arg(long, default_value_t = FitConfig::default().epochs)]
     pub epochs: u32,
@@ -507,6 +513,24 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
                 )));
             }
             *net = net.widen(h, seed);
+        }
+    }
+    if let Some(m) = a.deepen {
+        let fitted = [
+            (a.nets != Nets::Race).then_some((&mut eval.contact, a.seed)),
+            (a.nets != Nets::Contact).then_some((&mut eval.race, a.seed ^ 0x5eed)),
+        ];
+        for (net, seed) in fitted.into_iter().flatten() {
+            if !m.is_multiple_of(8) {
+                return Err(CliError::msg(format!("--deepen {m}: give a multiple of 8")));
+            }
+            if net.mid() > 0 {
+                return Err(CliError::msg(format!(
+                    "--deepen: the nets already have a second hidden layer ({} units)",
+                    net.mid()
+                )));
+            }
+            *net = net.deepen(m as usize, seed ^ 0xdee9);
         }
     }
     let mut samples = read_all(&a.data, parse_samples)?;

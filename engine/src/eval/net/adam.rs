@@ -18,27 +18,37 @@ use super::{Net, Scratch, INPUTS, OUTPUTS};
 #[derive(Clone, Debug)]
 pub struct Gradient {
     hidden: usize,
+    mid: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
+    wm: Vec<f32>,
+    bm: Vec<f32>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
     /// Samples summed since the last [`Gradient::clear`].
     samples: usize,
-    /// Per-sample work space: the hidden error.
+    /// Per-sample work space: the hidden errors.
     delta_h: Vec<f32>,
+    delta_m: Vec<f32>,
 }
 
 impl Gradient {
-    /// A zero gradient for nets of `hidden` units.
-    pub fn new(hidden: usize) -> Gradient {
+    /// A zero gradient for nets shaped like `net`.
+    pub fn new(net: &Net) -> Gradient {
+        let (hidden, mid) = (net.hidden, net.mid());
+        let top = if mid > 0 { mid } else { hidden };
         Gradient {
             hidden,
+            mid,
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; OUTPUTS * hidden],
+            wm: vec![0.0; mid * hidden],
+            bm: vec![0.0; mid],
+            w2: vec![0.0; OUTPUTS * top],
             b2: [0.0; OUTPUTS],
             samples: 0,
             delta_h: vec![0.0; hidden],
+            delta_m: vec![0.0; mid],
         }
     }
 
@@ -46,6 +56,8 @@ impl Gradient {
     pub fn clear(&mut self) {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
+        self.wm.fill(0.0);
+        self.bm.fill(0.0);
         self.w2.fill(0.0);
         self.b2 = [0.0; OUTPUTS];
         self.samples = 0;
@@ -67,13 +79,30 @@ impl Gradient {
         target: &[f32; OUTPUTS],
     ) {
         let h = self.hidden;
-        debug_assert_eq!(h, net.hidden);
-        let delta_out = net.errors(&scratch.hidden, out, target, &mut self.delta_h);
-        for (k, &d) in delta_out.iter().enumerate() {
-            for (g, a) in self.w2[k * h..(k + 1) * h].iter_mut().zip(&scratch.hidden) {
+        debug_assert_eq!((h, self.mid), (net.hidden, net.mid()));
+        let delta_out = net.errors(scratch, out, target, &mut self.delta_h, &mut self.delta_m);
+        let top = if self.mid > 0 {
+            &scratch.mid
+        } else {
+            &scratch.hidden
+        };
+        for (row, &d) in self.w2.chunks_exact_mut(top.len()).zip(&delta_out) {
+            for (g, a) in row.iter_mut().zip(top) {
                 *g += d * a;
             }
-            self.b2[k] += d;
+        }
+        for (b, &d) in self.b2.iter_mut().zip(&delta_out) {
+            *b += d;
+        }
+        if self.mid > 0 {
+            for (row, a) in self.wm.chunks_exact_mut(self.mid).zip(&scratch.hidden) {
+                for (g, d) in row.iter_mut().zip(&self.delta_m) {
+                    *g += d * a;
+                }
+            }
+            for (b, d) in self.bm.iter_mut().zip(&self.delta_m) {
+                *b += d;
+            }
         }
         for (g, dh) in self.b1.iter_mut().zip(&self.delta_h) {
             *g += dh;
@@ -92,6 +121,12 @@ impl Gradient {
             *a += b;
         }
         for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.wm.iter_mut().zip(&other.wm) {
+            *a += b;
+        }
+        for (a, b) in self.bm.iter_mut().zip(&other.bm) {
             *a += b;
         }
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
@@ -118,11 +153,11 @@ const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
 impl Adam {
-    /// Fresh moments for nets of `hidden` units.
-    pub fn new(hidden: usize) -> Adam {
+    /// Fresh moments for nets shaped like `net`.
+    pub fn new(net: &Net) -> Adam {
         Adam {
-            m: Gradient::new(hidden),
-            v: Gradient::new(hidden),
+            m: Gradient::new(net),
+            v: Gradient::new(net),
             steps: 0,
         }
     }
@@ -133,7 +168,11 @@ impl Adam {
         if g.samples == 0 {
             return;
         }
-        assert_eq!(net.hidden, g.hidden, "a gradient for another width");
+        assert_eq!(
+            (net.hidden, net.mid()),
+            (g.hidden, g.mid),
+            "a gradient for another shape"
+        );
         self.steps = self.steps.saturating_add(1);
         let scale = 1.0 / g.samples as f32;
         // Bias corrections folded into the step size.
@@ -150,6 +189,8 @@ impl Adam {
         };
         update(&mut net.w1, &mut self.m.w1, &mut self.v.w1, &g.w1);
         update(&mut net.b1, &mut self.m.b1, &mut self.v.b1, &g.b1);
+        update(&mut net.wm, &mut self.m.wm, &mut self.v.wm, &g.wm);
+        update(&mut net.bm, &mut self.m.bm, &mut self.v.bm, &g.bm);
         update(&mut net.w2, &mut self.m.w2, &mut self.v.w2, &g.w2);
         update(&mut net.b2, &mut self.m.b2, &mut self.v.b2, &g.b2);
     }
@@ -165,7 +206,21 @@ mod tests {
     /// along one weight agrees with it.
     #[test]
     fn gradient_matches_finite_differences() {
-        let net = Net::random(16, 4);
+        gradient_matches(Net::random(16, 4));
+    }
+
+    /// The same with a second hidden layer, its weights and biases checked too.
+    #[test]
+    fn deep_gradient_matches_finite_differences() {
+        let mut net = Net::random(16, 4).deepen(8, 3);
+        // Output weights large enough that the second layer matters.
+        for w in &mut net.w2 {
+            *w *= 4.0;
+        }
+        gradient_matches(net);
+    }
+
+    fn gradient_matches(net: Net) {
         let positions = random_positions(8, 3);
         let target = [0.6, 0.2, 0.05, 0.1, 0.01];
         let loss = |net: &Net| -> f64 {
@@ -183,7 +238,7 @@ mod tests {
                 })
                 .sum()
         };
-        let mut g = Gradient::new(16);
+        let mut g = Gradient::new(&net);
         let mut s = net.scratch();
         for p in &positions {
             let y = net.forward(p, &mut s);
@@ -200,17 +255,25 @@ mod tests {
             }
         }
         let row = (0..INPUTS).max_by_key(|&i| uses[i]).unwrap_or(0);
-        let checks = [
+        let mut checks = vec![
             ("w1", row * 16 + 3, g.w1[row * 16 + 3]),
-            ("w2", 2 * 16 + 5, g.w2[2 * 16 + 5]),
+            ("w2", 2 * 5 + 3, g.w2[2 * 5 + 3]),
             ("b1", 7, g.b1[7]),
+            ("b2", 1, g.b2[1]),
         ];
+        if net.mid() > 0 {
+            checks.push(("wm", 3 * 16 + 9, g.wm[3 * 16 + 9]));
+            checks.push(("bm", 5, g.bm[5]));
+        }
         for (name, i, analytic) in checks {
             let eps = 1e-2f32;
             let (mut up, mut down) = (net.clone(), net.clone());
             let (wu, wd) = match name {
                 "w1" => (&mut up.w1[i], &mut down.w1[i]),
                 "w2" => (&mut up.w2[i], &mut down.w2[i]),
+                "b2" => (&mut up.b2[i], &mut down.b2[i]),
+                "wm" => (&mut up.wm[i], &mut down.wm[i]),
+                "bm" => (&mut up.bm[i], &mut down.bm[i]),
                 _ => (&mut up.b1[i], &mut down.b1[i]),
             };
             *wu += eps;
@@ -244,8 +307,12 @@ mod tests {
                 .sum::<f32>()
         };
         let before = error(&net);
-        let mut adam = Adam::new(16);
-        let (mut all, mut a, mut b) = (Gradient::new(16), Gradient::new(16), Gradient::new(16));
+        let mut adam = Adam::new(&net);
+        let (mut all, mut a, mut b) = (
+            Gradient::new(&net),
+            Gradient::new(&net),
+            Gradient::new(&net),
+        );
         let mut s = net.scratch();
         for _ in 0..1000 {
             all.clear();

@@ -13,7 +13,7 @@
 //! per entry: about 30 rows instead of 198 (30.4 on average over the oracle
 //! benchmark's candidate positions).
 
-use super::features::{features, FEATURES};
+use super::features::{features_with, FEATURES};
 use crate::position::Position;
 
 /// Raw inputs (checker counts, bars, borne-off, pips): the whole first encoding.
@@ -116,6 +116,13 @@ pub fn globals(pos: &Position) -> [f32; 6] {
 /// mispredict often: this cut encoding from about 0.4 to 0.1 us. Same entries, same
 /// order as pushing them one by one (at most 30 point entries: one per checker).
 pub fn encode(pos: &Position, out: &mut SparseInputs) {
+    encode_with(pos, out, true)
+}
+
+/// [`encode`], the features' third block only if `third` (see
+/// [`super::features::features_with`]).
+#[inline]
+pub fn encode_with(pos: &Position, out: &mut SparseInputs, third: bool) {
     let p = pos.pips();
     let mut len = 0usize;
     // A plain range zipped with the slice: an `enumerate().take(25).skip(1)` chain
@@ -144,7 +151,7 @@ pub fn encode(pos: &Position, out: &mut SparseInputs) {
             len += usize::from(v != 0.0);
         }
     }
-    for (k, v) in features(pos).into_iter().enumerate() {
+    for (k, v) in features_with(pos, third).into_iter().enumerate() {
         out.idx[len] = (RAW_INPUTS + k) as u16;
         out.val[len] = v;
         len += usize::from(v != 0.0);
@@ -185,6 +192,9 @@ pub struct Reference {
     /// The hand-crafted features: non-local, so a candidate's are computed in full
     /// and only their differences pushed.
     features: [f32; FEATURES],
+    /// Whether the features' third block is computed (as for the reference, so for
+    /// the positions encoded against it).
+    third: bool,
 }
 
 impl Reference {
@@ -195,13 +205,15 @@ impl Reference {
             pos: *pos,
             sums,
             globals: globals_from(pos.pips(), &sums),
-            features: features(pos),
+            features: features_with(pos, true),
+            third: true,
         }
     }
 
-    /// `pos` as a reference, given its encoding `inputs` (from [`encode`]): its
-    /// features are read back from there rather than computed a second time.
-    pub fn from_inputs(pos: &Position, inputs: &SparseInputs) -> Reference {
+    /// `pos` as a reference, given its encoding `inputs` (from [`encode_with`],
+    /// with the third block if `third`): its features are read back from there
+    /// rather than computed a second time.
+    pub fn from_inputs(pos: &Position, inputs: &SparseInputs, third: bool) -> Reference {
         let sums = sums(pos);
         let mut features = [0.0; FEATURES];
         for (i, v) in inputs.iter() {
@@ -214,6 +226,7 @@ impl Reference {
             sums,
             globals: globals_from(pos.pips(), &sums),
             features,
+            third,
         }
     }
 
@@ -280,7 +293,12 @@ pub fn encode_delta_within(
             len += usize::from(old != new);
         }
     }
-    for (k, (old, new)) in from.features.iter().zip(features(to)).enumerate() {
+    for (k, (old, new)) in from
+        .features
+        .iter()
+        .zip(features_with(to, from.third))
+        .enumerate()
+    {
         out.idx[len] = (RAW_INPUTS + k) as u16;
         out.val[len] = new - old;
         len += usize::from(*old != new);
@@ -292,7 +310,8 @@ pub fn encode_delta_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
+    use crate::eval::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE, V4_FEATURES};
+    use crate::eval::net::structure::THIRD_PER_SIDE;
     use crate::testutil::random_positions;
 
     #[test]
@@ -325,6 +344,12 @@ mod tests {
             RAW_INPUTS + BASE_FEATURES + EXTRA_PER_SIDE,
         );
         assert_eq!(e[m..o], d[o..o + EXTRA_PER_SIDE]);
+        assert_eq!(e[o..o + EXTRA_PER_SIDE], d[m..o]);
+        let (m, o) = (
+            RAW_INPUTS + V4_FEATURES,
+            RAW_INPUTS + V4_FEATURES + THIRD_PER_SIDE,
+        );
+        assert_eq!(e[m..o], d[o..INPUTS]);
         assert_eq!(e[o..INPUTS], d[m..o]);
     }
 
@@ -353,7 +378,7 @@ mod tests {
         d[99 + 96] = f32::from(p[0].unsigned_abs()) / 2.0;
         d[99 + 97] = f32::from(pos.opponent_off()) / 15.0;
         d[99 + 98] = po as f32 / 167.0;
-        d[RAW_INPUTS..].copy_from_slice(&features(pos));
+        d[RAW_INPUTS..].copy_from_slice(&crate::eval::net::features::features(pos));
         d
     }
 
@@ -376,7 +401,7 @@ mod tests {
         let mut s = SparseInputs::default();
         for pos in random_positions(2000, 6) {
             encode(&pos, &mut s);
-            let (a, b) = (Reference::from_inputs(&pos, &s), Reference::new(&pos));
+            let (a, b) = (Reference::from_inputs(&pos, &s, true), Reference::new(&pos));
             assert_eq!(a.features.map(f32::to_bits), b.features.map(f32::to_bits));
             assert_eq!((a.pos, a.sums, a.globals), (b.pos, b.sums, b.globals));
         }
