@@ -12,7 +12,7 @@ use super::{save, write_atomic};
 use crate::cli::nets::load_evaluator;
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
-use bgfarm_engine::eval::neural::Class;
+use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::TrialScratch;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
@@ -239,6 +239,20 @@ pub(super) fn create(path: &Path) -> Result<BufWriter<std::fs::File>, CliError> 
 
 pub(super) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
     move |e| CliError::msg(format!("cannot write {}: {e}", path.display()))
+}
+
+/// The nets `fit` changes (`--nets`), each with its own seed for new weights.
+fn fitted_nets<'a>(
+    eval: &'a mut NeuralEvaluator<'_>,
+    nets: Nets,
+    seed: u64,
+) -> impl Iterator<Item = (&'a mut Net, u64)> {
+    [
+        (nets != Nets::Race).then_some((&mut eval.contact, seed)),
+        (nets != Nets::Contact).then_some((&mut eval.race, seed ^ 0x5eed)),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
@@ -501,11 +515,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     if let Some(h) = a.hidden {
         // Only the nets being fitted: a widened net computes the same values more
         // slowly until it is trained.
-        let fitted = [
-            (a.nets != Nets::Race).then_some((&mut eval.contact, a.seed)),
-            (a.nets != Nets::Contact).then_some((&mut eval.race, a.seed ^ 0x5eed)),
-        ];
-        for (net, seed) in fitted.into_iter().flatten() {
+        for (net, seed) in fitted_nets(&mut eval, a.nets, a.seed) {
             if !h.is_multiple_of(8) || h < net.hidden() || h > 4096 {
                 return Err(CliError::msg(format!(
                     "--hidden {h}: give a multiple of 8 from the nets' width ({}) to 4096",
@@ -516,11 +526,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         }
     }
     if let Some(m) = a.deepen {
-        let fitted = [
-            (a.nets != Nets::Race).then_some((&mut eval.contact, a.seed)),
-            (a.nets != Nets::Contact).then_some((&mut eval.race, a.seed ^ 0x5eed)),
-        ];
-        for (net, seed) in fitted.into_iter().flatten() {
+        for (net, seed) in fitted_nets(&mut eval, a.nets, a.seed) {
             if !m.is_multiple_of(8) {
                 return Err(CliError::msg(format!("--deepen {m}: give a multiple of 8")));
             }

@@ -36,7 +36,7 @@ impl Gradient {
     /// A zero gradient for nets shaped like `net`.
     pub fn new(net: &Net) -> Gradient {
         let (hidden, mid) = (net.hidden, net.mid());
-        let top = if mid > 0 { mid } else { hidden };
+        let top = net.top();
         Gradient {
             hidden,
             mid,
@@ -81,11 +81,7 @@ impl Gradient {
         let h = self.hidden;
         debug_assert_eq!((h, self.mid), (net.hidden, net.mid()));
         let delta_out = net.errors(scratch, out, target, &mut self.delta_h, &mut self.delta_m);
-        let top = if self.mid > 0 {
-            &scratch.mid
-        } else {
-            &scratch.hidden
-        };
+        let top = scratch.top();
         for (row, &d) in self.w2.chunks_exact_mut(top.len()).zip(&delta_out) {
             for (g, a) in row.iter_mut().zip(top) {
                 *g += d * a;

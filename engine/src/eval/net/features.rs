@@ -771,11 +771,17 @@ pub fn contact_features_with(pos: &Position, third: bool) -> [f32; FEATURES] {
     f[BASE_FEATURES + EXTRA_PER_SIDE..V4_FEATURES]
         .copy_from_slice(&side_extra(&opponent, &theirs, o_two, o_loss));
     if third {
-        let [m3, o3] = third_block(pos);
-        f[V4_FEATURES..V4_FEATURES + THIRD_PER_SIDE].copy_from_slice(&m3);
-        f[V4_FEATURES + THIRD_PER_SIDE..].copy_from_slice(&o3);
+        put_third_block(&mut f, pos);
     }
     f
+}
+
+/// Writes `pos`'s third block (mover, opponent) into its slots of `f`.
+#[inline]
+fn put_third_block(f: &mut [f32; FEATURES], pos: &Position) {
+    let [m3, o3] = third_block(pos);
+    f[V4_FEATURES..V4_FEATURES + THIRD_PER_SIDE].copy_from_slice(&m3);
+    f[V4_FEATURES + THIRD_PER_SIDE..].copy_from_slice(&o3);
 }
 
 #[cfg(test)]
@@ -1071,9 +1077,7 @@ mod tests {
         f[BASE_FEATURES..BASE_FEATURES + EXTRA_PER_SIDE].copy_from_slice(&c);
         f[BASE_FEATURES + EXTRA_PER_SIDE..V4_FEATURES].copy_from_slice(&d);
         // The third block has no roll-by-roll form: its own tests check it.
-        let [m3, o3] = third_block(pos);
-        f[V4_FEATURES..V4_FEATURES + THIRD_PER_SIDE].copy_from_slice(&m3);
-        f[V4_FEATURES + THIRD_PER_SIDE..].copy_from_slice(&o3);
+        put_third_block(&mut f, pos);
         f
     }
 

@@ -136,7 +136,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// The weights one evaluation reads, borrowed from a [`super::Net`].
 #[derive(Clone, Copy)]
 pub(crate) struct Weights<'a> {
-    pub hidden: usize,
+    /// The first layer: one row per input, as wide as the pre-activations given.
     pub w1: &'a [f32],
     /// The second hidden layer: one row of its units' weights per first-layer unit,
     /// and its units' biases; both empty in a net with one hidden layer.
@@ -158,15 +158,28 @@ pub(crate) struct Weights<'a> {
 /// the baseline (8 of the 16 SSE registers; 64 would spill).
 #[inline(always)]
 fn accumulate<const BLOCK: usize>(w: Weights<'_>, pre: &mut [f32], idx: &[u16], val: &[f32]) {
-    let h = w.hidden;
+    let rows = idx.iter().zip(val).map(|(&i, &v)| (usize::from(i), v));
+    accumulate_rows::<BLOCK>(w.w1, pre, rows);
+}
+
+/// `pre += v * row(i)` for each `(i, v)` of `rows`, row `i` being the `i`-th run of
+/// `pre.len()` weights in `w`, `BLOCK` units at a time in registers: the loop of
+/// both [`accumulate`] (sparse inputs) and [`second_layer`] (every first-layer unit).
+#[inline(always)]
+fn accumulate_rows<const BLOCK: usize>(
+    w: &[f32],
+    pre: &mut [f32],
+    rows: impl Iterator<Item = (usize, f32)> + Clone,
+) {
+    let stride = pre.len();
     let mut blocks = pre.chunks_exact_mut(BLOCK);
     let mut off = 0;
     for block in &mut blocks {
-        accumulate_block::<BLOCK>(w.w1, h, off, idx, val, block);
+        accumulate_block::<BLOCK>(w, stride, off, rows.clone(), block);
         off += BLOCK;
     }
     for block in blocks.into_remainder().chunks_exact_mut(LANES) {
-        accumulate_block::<LANES>(w.w1, h, off, idx, val, block);
+        accumulate_block::<LANES>(w, stride, off, rows.clone(), block);
         off += LANES;
     }
 }
@@ -178,18 +191,17 @@ const BLOCK_AVX2: usize = 64;
 
 #[inline(always)]
 fn accumulate_block<const B: usize>(
-    w1: &[f32],
-    h: usize,
+    w: &[f32],
+    stride: usize,
     off: usize,
-    idx: &[u16],
-    val: &[f32],
+    rows: impl Iterator<Item = (usize, f32)>,
     pre: &mut [f32],
 ) {
     let mut acc = [0f32; B];
     acc.copy_from_slice(pre);
-    for (&i, &v) in idx.iter().zip(val) {
-        let start = usize::from(i) * h + off;
-        let row = &w1[start..start + B];
+    for (i, v) in rows {
+        let start = i * stride + off;
+        let row = &w[start..start + B];
         for k in 0..B {
             acc[k] += v * row[k];
         }
@@ -230,18 +242,8 @@ fn finish(w: Weights<'_>, hidden: &mut [f32], mid: &mut [f32]) -> [f32; OUTPUTS]
 /// third of this speed: 1.7 us per evaluation for a 128-64 net.)
 #[inline(always)]
 fn second_layer(w: Weights<'_>, hidden: &[f32], mid: &mut [f32]) {
-    let m = mid.len();
     mid.copy_from_slice(w.bm);
-    let mut blocks = mid.chunks_exact_mut(SECOND_BLOCK);
-    let mut off = 0;
-    for block in &mut blocks {
-        dense_block::<SECOND_BLOCK>(w.wm, m, off, hidden, block);
-        off += SECOND_BLOCK;
-    }
-    for block in blocks.into_remainder().chunks_exact_mut(LANES) {
-        dense_block::<LANES>(w.wm, m, off, hidden, block);
-        off += LANES;
-    }
+    accumulate_rows::<SECOND_BLOCK>(w.wm, mid, hidden.iter().copied().enumerate());
     for c in mid.chunks_exact_mut(LANES) {
         for x in c {
             *x = sigmoid_approx(*x);
@@ -251,20 +253,6 @@ fn second_layer(w: Weights<'_>, hidden: &[f32], mid: &mut [f32]) {
 
 /// Second-layer units per register block (4 registers with AVX2, 8 with SSE).
 const SECOND_BLOCK: usize = 32;
-
-#[inline(always)]
-fn dense_block<const B: usize>(wm: &[f32], m: usize, off: usize, a: &[f32], out: &mut [f32]) {
-    let mut acc = [0f32; B];
-    acc.copy_from_slice(out);
-    for (i, &x) in a.iter().enumerate() {
-        let start = i * m + off;
-        let row = &wm[start..start + B];
-        for k in 0..B {
-            acc[k] += x * row[k];
-        }
-    }
-    out.copy_from_slice(&acc);
-}
 
 /// The five outputs from the last hidden layer's activations `top`.
 #[inline(always)]

@@ -150,6 +150,15 @@ impl Scratch {
         }
     }
 
+    /// The last hidden layer's activations: the output layer's inputs.
+    pub fn top(&self) -> &[f32] {
+        if self.mid.is_empty() {
+            &self.hidden
+        } else {
+            &self.mid
+        }
+    }
+
     /// Whether this scratch is sized for `net`.
     pub fn fits(&self, net: &Net) -> bool {
         self.hidden.len() == net.hidden && self.mid.len() == net.bm.len()
@@ -264,6 +273,15 @@ impl Net {
         self.bm.len()
     }
 
+    /// Units in the last hidden layer, the output layer's inputs.
+    pub fn top(&self) -> usize {
+        if self.bm.is_empty() {
+            self.hidden
+        } else {
+            self.bm.len()
+        }
+    }
+
     /// This net with `hidden` hidden units (at least its own): the new units get small
     /// random input weights (deterministic in `seed`) and zero output weights, so the
     /// wider net computes exactly the same outputs until training gives them a use.
@@ -329,7 +347,6 @@ impl Net {
     #[inline]
     fn weights(&self) -> Weights<'_> {
         Weights {
-            hidden: self.hidden,
             w1: &self.w1,
             wm: &self.wm,
             bm: &self.bm,
@@ -457,11 +474,7 @@ impl Net {
         let mut delta_h = vec![0f32; h];
         let mut delta_m = vec![0f32; self.bm.len()];
         let delta_out = self.errors(scratch, out, target, &mut delta_h, &mut delta_m);
-        let top = if self.bm.is_empty() {
-            &scratch.hidden
-        } else {
-            &scratch.mid
-        };
+        let top = scratch.top();
         for (k, row) in self.w2.chunks_exact_mut(top.len()).enumerate() {
             let g = lr * delta_out[k];
             for (w, a) in row.iter_mut().zip(top) {
@@ -606,8 +619,11 @@ pub fn save_bundle(nets: &[(&str, &Net)]) -> Result<Vec<u8>, NetError> {
             owned.push((format!("{name}wm"), bytes(&net.wm), vec![net.hidden, mid]));
             owned.push((format!("{name}bm"), bytes(&net.bm), vec![mid]));
         }
-        let top = if mid > 0 { mid } else { net.hidden };
-        owned.push((format!("{name}w2"), bytes(&net.w2), vec![OUTPUTS, top]));
+        owned.push((
+            format!("{name}w2"),
+            bytes(&net.w2),
+            vec![OUTPUTS, net.top()],
+        ));
         owned.push((format!("{name}b2"), bytes(&net.b2), vec![OUTPUTS]));
         for (k, v) in &net.metadata {
             meta.insert(format!("{name}{k}"), v.clone());

@@ -72,9 +72,8 @@ impl Sides {
             o.own[25 - i] = theirs;
             o.other[25 - i] = mine;
         }
-        // Index 0 of `own` is never a point of the side (its bar is 25).
-        m.own[0] = 0;
-        o.own[0] = 0;
+        // Index 0 of `own` stays 0: it comes from the other side's bar (board index
+        // 0 for the mover, 25 for the opponent), which holds none of the side's.
         (m, o)
     }
 }
