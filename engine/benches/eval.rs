@@ -5,8 +5,9 @@
 //! - `eval_contact/forward`: `Net::forward` of the default contact net on each
 //!   position (encode + hidden layer + outputs); throughput = positions.
 //! - `eval_contact/forward_deep`: the same with the built-in deeper nets
-//!   (`--net deep`, 234-128-64-5): 465k/s where `forward` of the default nets gave
-//!   681k/s, measured minutes apart (release 0.9.0).
+//!   (`--net deep`, 234-128-64-5): 513k/s where `forward` of the default nets gave
+//!   1.02M/s in the same run (release 0.9.0; minutes apart, on a busier machine,
+//!   465k/s against 681k/s).
 //! - `eval_contact/forward_sse2` (the build's baseline level): the same kernels
 //!   without AVX2, to check that the runtime-detected path pays.
 //! - `eval_contact/evaluate_with`: the same through `NeuralEvaluator::evaluate_with`
