@@ -275,3 +275,9 @@ $B train label --net "$OUT/contact-36" --ply 1 --positions "$OUT/all-contact.txt
 $B train fit --init "$OUT/contact-36" --nets contact --data "$OUT/own-37.txt" --epochs 8 \
     --lr-start 0.0003 --lr-end 0.00002 --out "$OUT/contact-37"
 cp "$OUT/contact-37/nets.safetensors" engine/nets/deep.safetensors
+
+# Release 0.10.0 trains nothing new: the default evaluator (`--net default`, alias
+# `deep`) became leg 37's nets with leg 35's contact net (default.safetensors) as
+# their screen, which values every contact candidate of a rollout's or a duel's
+# 0-ply choice so that the deeper net values only the best few (at most 5, within
+# 0.08 of the best; engine/src/eval/neural.rs). `--net fast` is leg 35's nets alone.

@@ -375,6 +375,8 @@ fn sibling_groups_are_written_and_fitted() {
             &labels,
             "--siblings",
             &sib,
+            "--init",
+            "fast",
             "--nets",
             "contact",
             "--epochs",

@@ -2,10 +2,10 @@
 //! contact positions of the oracle benchmark (`bench.jsonl`: 1000 positions of GNU
 //! Backgammon self-play, 750 of them with contact by our definition).
 //!
-//! - `eval_contact/forward`: `Net::forward` of the default contact net on each
+//! - `eval_contact/forward`: `Net::forward` of the one-layer contact net (`--net fast`) on each
 //!   position (encode + hidden layer + outputs); throughput = positions.
-//! - `eval_contact/forward_deep`: the same with the built-in deeper nets
-//!   (`--net deep`, 234-128-64-5): 513k/s where `forward` of the default nets gave
+//! - `eval_contact/forward_deep`: the same with the default evaluator's deeper
+//!   contact net (234-128-64-5): 513k/s where `forward` of the one-layer net gave
 //!   1.02M/s in the same run (release 0.9.0; minutes apart, on a busier machine,
 //!   465k/s against 681k/s).
 //! - `eval_contact/forward_sse2` (the build's baseline level): the same kernels
@@ -17,6 +17,8 @@
 //!   `evaluate_with(&m.next_position())` for each, `batch` calls
 //!   `NeuralEvaluator::evaluate_moves` once per position (incremental first layer).
 //!   No bear-off tables here (`endgame: None`), so every candidate goes through a net.
+//!   `batch_deep`: `batch` with the deeper net for every candidate (no screen): 433k
+//!   against 752k candidates/s for `batch` in one run (release 0.10.0, busy machine).
 //!
 //! Target (DESIGN.md performance budget): >= 250,000 evaluations/s.
 //!
@@ -65,6 +67,7 @@ fn evaluator() -> NeuralEvaluator<'static> {
         contact: load_bundle(BYTES, "contact.").expect("default contact net"),
         race: load_bundle(BYTES, "race.").expect("default race net"),
         endgame: None,
+        screen: None,
     }
 }
 
@@ -157,6 +160,25 @@ fn bench_eval(c: &mut Criterion) {
             let mut s = 0.0f32;
             for (p, moves) in &with_moves {
                 eval.evaluate_moves(black_box(p), moves, &mut scratch, &mut out);
+                s += out.iter().map(|p| p.0[0]).sum::<f32>();
+            }
+            black_box(s)
+        })
+    });
+    // The same batches through the deeper nets: what a `--net deep` rollout pays per
+    // candidate (its second layer is dense, so the incremental first layer saves less).
+    let deep_eval = NeuralEvaluator {
+        contact: deep,
+        race: load_bundle(DEEP_BYTES, "race.").expect("deep race net"),
+        endgame: None,
+        screen: None,
+    };
+    let mut deep_moves_scratch = deep_eval.scratch();
+    group.bench_function("batch_deep", |b| {
+        b.iter(|| {
+            let mut s = 0.0f32;
+            for (p, moves) in &with_moves {
+                deep_eval.evaluate_moves(black_box(p), moves, &mut deep_moves_scratch, &mut out);
                 s += out.iter().map(|p| p.0[0]).sum::<f32>();
             }
             black_box(s)

@@ -48,5 +48,6 @@ pub fn default_nets() -> NeuralEvaluator<'static> {
         contact: load_bundle(b, "contact.").expect("built-in contact net"),
         race: load_bundle(b, "race.").expect("built-in race net"),
         endgame: Some(BearoffDb::global()),
+        screen: None,
     }
 }

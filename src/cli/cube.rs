@@ -46,7 +46,8 @@ pub struct Args {
     /// Backgammon MET XML file.
     #[arg(long, default_value = "kazaross-xg2")]
     pub met: String,
-    /// Nets: `default` (built in), a .safetensors bundle, or a directory.
+    /// Nets: `default` (built in), `fast` (the built-in one-layer nets), a .safetensors
+    /// bundle, or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
     /// Print one JSON object instead of text.

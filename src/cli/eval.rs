@@ -14,7 +14,8 @@ use serde::Serialize;
 pub struct Args {
     /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
     pub position: String,
-    /// Nets: `default` (built in), a .safetensors bundle, or a directory.
+    /// Nets: `default` (built in), `fast` (the built-in one-layer nets), a .safetensors
+    /// bundle, or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
     /// Print one JSON object instead of text.

@@ -5,7 +5,8 @@
 use super::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::BearoffDb;
-use bgfarm_engine::eval::net::{load_bundle, Net, Role};
+use bgfarm_engine::eval::default_nets;
+use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
 use bgfarm_engine::eval::neural::{Endgame, NeuralEvaluator};
 use std::path::{Path, PathBuf};
 
@@ -45,19 +46,18 @@ fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))
 }
 
-/// Loads the nets named by `spec`.
+/// Loads the nets named by `spec`: `default` (alias `deep`: the deeper contact net
+/// screened by the one-layer one, [`default_nets::default_evaluator`]), `fast` (the
+/// one-layer nets alone), a bundle file (a screen net optional, as `screen.`) or a
+/// directory (`contact.safetensors`, `race.safetensors`, optional
+/// `screen.safetensors`).
 pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
-    let embedded = match spec {
-        "default" => Some(bgfarm_engine::eval::default_nets::BYTES),
-        "deep" => Some(bgfarm_engine::eval::default_nets::DEEP_BYTES),
-        _ => None,
-    };
-    let (contact, race) = if let Some(bytes) = embedded {
-        (
-            load_bundle(bytes, "contact.")?,
-            load_bundle(bytes, "race.")?,
-        )
-    } else {
+    match spec {
+        "default" | "deep" => return Ok(default_nets::default_evaluator(endgame())?),
+        "fast" => return Ok(default_nets::fast_evaluator(endgame())?),
+        _ => {}
+    }
+    let (contact, race, screen) = {
         let path = Path::new(spec);
         if path.is_dir() {
             let one = |f: &str, role: Role| -> Result<Net, CliError> {
@@ -65,19 +65,30 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
                 Net::from_safetensors(&read(&p)?, role)
                     .map_err(|e| CliError::msg(format!("{}: {e}", p.display())))
             };
+            let screen = if path.join("screen.safetensors").is_file() {
+                Some(one("screen.safetensors", Role::Contact)?)
+            } else {
+                None
+            };
             (
                 one("contact.safetensors", Role::Contact)?,
                 one("race.safetensors", Role::Race)?,
+                screen,
             )
         } else if path.is_file() {
             let bytes = read(path)?;
             let get = |name: &str| {
                 load_bundle(&bytes, name).map_err(|e| CliError::msg(format!("{spec}: {e}")))
             };
-            (get("contact.")?, get("race.")?)
+            let screen = if bundle_has(&bytes, "screen.") {
+                Some(get("screen.")?)
+            } else {
+                None
+            };
+            (get("contact.")?, get("race.")?, screen)
         } else {
             return Err(CliError::msg(format!(
-                "no nets at {spec:?}: give `default`, `deep`, a .safetensors bundle or a \
+                "no nets at {spec:?}: give `default`, `fast`, a .safetensors bundle or a \
                  directory"
             )));
         }
@@ -86,5 +97,6 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
         contact,
         race,
         endgame: endgame(),
+        screen,
     })
 }

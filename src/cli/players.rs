@@ -7,21 +7,23 @@ use bgfarm_engine::play::RandomPlayer;
 
 /// The player called `name` on the command line: `pubeval` (Tesauro's reference
 /// evaluator), `random` (a uniformly random legal move), `default` (the built-in
-/// nets), `deep` (the built-in nets with two hidden layers), a `.safetensors` bundle
-/// or a directory of nets, each playing greedily at 0-ply.
+/// nets; `deep` is another name for them), `fast` (the built-in one-layer nets
+/// alone), a `.safetensors` bundle or a directory of nets, each playing greedily at
+/// 0-ply (with a screen net, screened as in rollouts).
 pub fn player_by_name(name: &str) -> Result<Box<dyn Player>, CliError> {
     match name.trim() {
         "pubeval" => Ok(Box::new(PubEval)),
         "random" => Ok(Box::new(RandomPlayer::default())),
         n if n == "default"
             || n == "deep"
+            || n == "fast"
             || n.ends_with(".safetensors")
             || std::path::Path::new(n).is_dir() =>
         {
             Ok(Box::new(Greedy(super::nets::load_evaluator(n)?)))
         }
         n => Err(CliError::msg(format!(
-            "unknown player {n:?}: use pubeval, random, default, deep, a .safetensors net \
+            "unknown player {n:?}: use pubeval, random, default, fast, a .safetensors net \
              file or a directory of nets"
         ))),
     }
@@ -40,8 +42,11 @@ mod tests {
         assert!(player_by_name("deep").is_ok());
         let deep = super::super::nets::load_evaluator("deep").unwrap();
         assert_eq!(deep.contact.shape(), "234-128-64-5");
-        let default = super::super::nets::load_evaluator("default").unwrap();
-        assert_eq!(default.contact.mid(), 0);
+        assert!(deep.screen.is_some());
+        let fast = super::super::nets::load_evaluator("fast").unwrap();
+        assert_eq!(fast.contact.mid(), 0);
+        assert!(fast.screen.is_none());
+        assert!(player_by_name("fast").is_ok());
         assert!(err("nets/x.safetensors").unwrap().contains("no nets at"));
         let unknown = err("gnubg").unwrap();
         assert!(unknown.contains("unknown player"), "{unknown}");

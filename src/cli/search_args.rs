@@ -24,7 +24,8 @@ pub const MAX_PLY: u8 = 3;
 /// Options of the searching commands.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EvalArgs {
-    /// Nets: `default` (built in), a .safetensors bundle, or a directory.
+    /// Nets: `default` (built in), `fast` (the built-in one-layer nets), a .safetensors
+    /// bundle, or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
     /// Inside the search, rank each roll's replies by the nets' equity linearized at

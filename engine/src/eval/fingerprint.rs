@@ -3,8 +3,9 @@
 //! with equal fingerprints produce bit-identical trials.
 //!
 //! Format: `bgfarm-{crate version}/nets:{16 hex digits}/{simd level}`, e.g.
-//! `bgfarm-0.9.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
-//! [`NeuralEvaluator::hash`] (both nets' weights and the bear-off tables' checksum);
+//! `bgfarm-0.10.0/nets:1a2b3c4d5e6f7788/avx2`. The hash is
+//! [`NeuralEvaluator::hash`] (the nets' weights, the screen's too, and the bear-off
+//! tables' checksum);
 //! the SIMD level is [`SimdLevel::detect`]'s. The evaluation kernels are
 //! bit-identical across levels today (tested in `net`), so the level is a
 //! safeguard: should a future kernel round differently on some level, results from
@@ -25,8 +26,10 @@
 //! new default nets apart). 0.8.0 re-ranks the luck estimate's best 8 moves with
 //! the second block's double shots and pip loss as well as the shots, which again
 //! changes every variance-reduced trial. 0.9.0 adds the features' third block and
-//! default nets with a second hidden layer (older nets read the block with zero
-//! weights and play as before).
+//! built-in nets with a second hidden layer (older nets read the block with zero
+//! weights and play as before). 0.10.0 makes those the default, with a screen net
+//! that decides which candidates the contact net values in a rollout's 0-ply
+//! choice and which net values the luck estimate (the hash covers the screen).
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;
@@ -73,6 +76,7 @@ mod tests {
             contact: Net::random(16, seed),
             race: Net::random(8, seed + 1),
             endgame: None,
+            screen: None,
         }
     }
 
@@ -109,6 +113,7 @@ mod tests {
             contact: crate::eval::net::load_bundle(bytes, "contact.").expect("default nets"),
             race: crate::eval::net::load_bundle(bytes, "race.").expect("default nets"),
             endgame: None,
+            screen: None,
         };
         let f = fingerprint(&e);
         assert_eq!(f.nets, e.hash());

@@ -41,6 +41,17 @@ pub trait Evaluator: Send + Sync {
         }));
     }
 
+    /// The 0-ply choice among `moves` from `parent` (an index into `moves`; `None`
+    /// when there is none): by default the best of [`Evaluator::evaluate_candidates`].
+    /// The neural evaluator with a screen net values only the screen's best few
+    /// candidates with its contact net ([`neural::NeuralEvaluator::screened_choice`]),
+    /// as its rollouts do.
+    fn choose_index(&self, parent: &Position, moves: &[Move]) -> Option<usize> {
+        let mut probs = Vec::with_capacity(moves.len());
+        self.evaluate_candidates(parent, moves, &mut probs);
+        best_move_index(&probs)
+    }
+
     /// A short name for reports (`"default"`, `"pubeval"`, a file name).
     fn name(&self) -> String;
 }
@@ -109,9 +120,7 @@ pub struct Greedy<E>(pub E);
 
 impl<E: Evaluator> Player for Greedy<E> {
     fn choose(&self, pos: &Position, _dice: Dice, moves: &[Move]) -> usize {
-        let mut probs = Vec::with_capacity(moves.len());
-        self.0.evaluate_candidates(pos, moves, &mut probs);
-        best_move_index(&probs).unwrap_or(0)
+        self.0.choose_index(pos, moves).unwrap_or(0)
     }
 
     fn name(&self) -> String {

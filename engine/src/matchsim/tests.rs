@@ -10,6 +10,7 @@ fn nets() -> NeuralEvaluator<'static> {
         contact: load_bundle(BYTES, "contact.").unwrap(),
         race: load_bundle(BYTES, "race.").unwrap(),
         endgame: None,
+        screen: None,
     }
 }
 

@@ -233,11 +233,11 @@ pub fn play_after_ranked(
     for m in moves {
         let p = ls
             .memo
-            .get_or(m.result(), || eval.evaluate_child(&m.next_position(), es));
+            .get_or(m.result(), || eval.screen_child(&m.next_position(), es));
         ls.probs.push(p);
     }
-    match best_move_index(&ls.probs) {
-        Some(i) => moves[i].next_position(),
+    match eval.screened_choice(moves, &ls.probs, es) {
+        Some((i, _)) => moves[i].next_position(),
         None => pos.switch_sides(),
     }
 }
@@ -265,7 +265,7 @@ fn roll_value(
     let kept = top.chosen_by_score();
     probs.clear();
     let mut value = |result: &Position| {
-        probs.push(memo.get_or(result, || eval.evaluate_child(&result.switch_sides(), es)));
+        probs.push(memo.get_or(result, || eval.screen_child(&result.switch_sides(), es)));
     };
     if kept.len() <= RANKED_KEEP || hits_w.is_zero() {
         kept.iter().take(RANKED_KEEP).for_each(|e| value(&e.2));
@@ -317,7 +317,15 @@ mod tests {
 
     #[test]
     fn the_play_after_the_luck_values_is_the_net_s_best_move() {
-        let eval = default_nets();
+        let screened = crate::eval::default_nets::default_evaluator(None).expect("built-in nets");
+        for eval in [default_nets(), screened] {
+            the_play_after_the_luck_values_is_best_successor_s(&eval);
+        }
+    }
+
+    /// [`play_after_ranked`] plays what [`NeuralEvaluator::best_successor`] does, with
+    /// or without a screen net.
+    fn the_play_after_the_luck_values_is_best_successor_s(eval: &NeuralEvaluator<'_>) {
         let (mut es, mut ls, mut gen) =
             (eval.scratch(), LuckScratch::default(), MoveGenerator::new());
         let mut probs = Vec::new();
@@ -326,9 +334,9 @@ mod tests {
             // Every other position without the luck values first: the memo of
             // the previous position must not answer.
             if k % 2 == 0 {
-                ranked_values(&eval, &mut es, &mut ls, pos);
+                ranked_values(eval, &mut es, &mut ls, pos);
             }
-            let got = play_after_ranked(&eval, &mut es, &mut ls, &mut gen, pos, dice);
+            let got = play_after_ranked(eval, &mut es, &mut ls, &mut gen, pos, dice);
             let (expected, _) = eval.best_successor(&mut gen, &mut es, &mut probs, pos, dice);
             assert_eq!(got, expected, "{pos:?} {dice:?}");
         }

@@ -22,6 +22,7 @@ fn nets(endgame: bool) -> NeuralEvaluator<'static> {
         } else {
             None
         },
+        screen: None,
     }
 }
 

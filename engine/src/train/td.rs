@@ -185,6 +185,7 @@ mod tests {
             contact: Net::random(16, 1),
             race: Net::random(16, 2),
             endgame: None,
+            screen: None,
         };
         let cfg = TdConfig {
             games: 30,

@@ -662,7 +662,14 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     );
     save(&eval.contact, &a.out.join("contact.safetensors"))?;
     save(&eval.race, &a.out.join("race.safetensors"))?;
-    let bundle = save_bundle(&[("contact.", &eval.contact), ("race.", &eval.race)])?;
+    // A screen net (`--init default`) goes along unchanged: the fitted nets choose as
+    // the ones they came from did, screened.
+    let mut nets = vec![("contact.", &eval.contact), ("race.", &eval.race)];
+    if let Some(screen) = &eval.screen {
+        save(screen, &a.out.join("screen.safetensors"))?;
+        nets.push(("screen.", screen));
+    }
+    let bundle = save_bundle(&nets)?;
     write_atomic(&a.out.join("nets.safetensors"), &bundle)?;
     println!(
         "fitted {} contact and {} race samples in {:.0} s; nets in {}",

@@ -68,6 +68,7 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
         contact,
         race,
         endgame,
+        screen: None,
     };
     let start = Instant::now();
     let mut done = 0u64;

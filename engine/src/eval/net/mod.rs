@@ -660,6 +660,16 @@ pub fn load_bundle(bytes: &[u8], name: &str) -> Result<Net, NetError> {
     load_net(bytes, name, role)
 }
 
+/// Whether `bytes` (a safetensors bundle) holds a net named `name` (its `w1`
+/// tensor): tells an optional net of a bundle (`screen.`, see
+/// [`crate::eval::neural::NeuralEvaluator::screen`]) that is absent from one that is
+/// damaged, which [`load_bundle`] then reports. False for bytes that are not
+/// safetensors at all.
+pub fn bundle_has(bytes: &[u8], name: &str) -> bool {
+    let w1 = format!("{name}w1");
+    safetensors::SafeTensors::deserialize(bytes).is_ok_and(|st| st.names().contains(&w1.as_str()))
+}
+
 /// [`load_bundle`] with the net's role given.
 pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
     use safetensors::tensor::Dtype;
@@ -790,6 +800,15 @@ impl Evaluator for Net {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bundle_tells_an_absent_net_from_a_present_one() {
+        let (a, b) = (Net::random(16, 1), Net::random(8, 2));
+        let bytes = save_bundle(&[("contact.", &a), ("screen.", &b)]).expect("saved");
+        assert!(bundle_has(&bytes, "contact.") && bundle_has(&bytes, "screen."));
+        assert!(!bundle_has(&bytes, "race.") && !bundle_has(b"not safetensors", "screen."));
+        assert_eq!(load_bundle(&bytes, "screen.").expect("loads"), b);
+    }
     use crate::testutil::random_positions;
 
     #[test]
