@@ -179,7 +179,13 @@ fn bench_hint_reports_each_class() {
         let x = v["all"][key].as_f64().unwrap_or(-1.0);
         assert!((0.0..=1.0).contains(&x), "{key} = {x}");
     }
-    for key in ["loss_0ply", "loss_nply", "loss_gnubg", "ms_per_hint"] {
+    for key in [
+        "loss_0ply",
+        "loss_play",
+        "loss_nply",
+        "loss_gnubg",
+        "ms_per_hint",
+    ] {
         assert!(v["all"][key].as_f64().unwrap_or(-1.0) >= 0.0, "{key}");
     }
 }

@@ -9,8 +9,11 @@
 //! when its loss is below 0.001, the README's tolerance for ties (55 positions have
 //! several plays with the best value). Reported per class (contact, crashed, race):
 //! the share of best plays, the mean loss with its standard error, and the time per
-//! N-ply hint. For reference it also scores GNU Backgammon's own 2-ply choice
-//! (`gnubg_choice`, made with its filter), which is not always its 2-ply best play.
+//! N-ply hint. It also scores the 0-ply play of rollouts and duels ("play loss"),
+//! which differs from the 0-ply choice only for nets with a screen (the default
+//! since 0.10.0: the screen's best few by the contact net). For reference it scores
+//! GNU Backgammon's own 2-ply choice (`gnubg_choice`, made with its filter), which
+//! is not always its 2-ply best play.
 //!
 //! Positions are searched in parallel, one per task; each hint is timed inside its
 //! task, so with `--threads 1` the time is that of one hint on one core.
@@ -43,7 +46,7 @@
 use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
 use super::CliError;
 use bgfarm_engine::eval::pubeval::PubEval;
-use bgfarm_engine::eval::Player;
+use bgfarm_engine::eval::{Evaluator, Player};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::search::{Candidate, Ladder};
 use bgfarm_engine::MoveGenerator;
@@ -134,6 +137,9 @@ struct Case {
 /// The choices made on one position.
 struct Outcome {
     loss0: f64,
+    /// The 0-ply play of rollouts and duels (with a screen net, screened:
+    /// `Evaluator::choose_index`).
+    loss_play: f64,
     loss_n: f64,
     loss_gnubg: f64,
     /// GNU Backgammon's own 0-ply choice (the best `eq0` in the file).
@@ -188,6 +194,7 @@ impl Mean {
 #[derive(Default)]
 struct Tally {
     loss0: Mean,
+    loss_play: Mean,
     loss_n: Mean,
     loss_gnubg: Mean,
     loss_gnubg0: Mean,
@@ -201,6 +208,7 @@ struct Tally {
 impl Tally {
     fn add(&mut self, o: &Outcome) {
         self.loss0.add(o.loss0);
+        self.loss_play.add(o.loss_play);
         self.loss_n.add(o.loss_n);
         self.loss_gnubg.add(o.loss_gnubg);
         self.loss_gnubg0.add(o.loss_gnubg0);
@@ -218,6 +226,7 @@ impl Tally {
             best_0ply: self.best0 as f64 / n,
             loss_0ply: self.loss0.mean(),
             loss_0ply_se: self.loss0.se(),
+            loss_play: self.loss_play.mean(),
             best_nply: self.best_n as f64 / n,
             loss_nply: self.loss_n.mean(),
             loss_nply_se: self.loss_n.se(),
@@ -238,6 +247,8 @@ struct JsonTally {
     best_0ply: f64,
     loss_0ply: f64,
     loss_0ply_se: f64,
+    /// The rollouts' 0-ply play (screened where the nets have a screen).
+    loss_play: f64,
     best_nply: f64,
     loss_nply: f64,
     loss_nply_se: f64,
@@ -368,10 +379,13 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                     if legal.is_empty() {
                         return Err("no legal play".to_string());
                     }
+                    let play = engine.eval.choose_index(&case.pos, legal).unwrap_or(0);
+                    let play = position_id::encode(&legal[play].next_position());
                     let pe = PubEval.choose(&case.pos, case.dice, legal);
                     let pe = position_id::encode(&legal[pe].next_position());
                     Ok(Outcome {
                         loss0: loss_of(&case.line, &c0)?,
+                        loss_play: loss_of(&case.line, &play)?,
                         loss_n: loss_of(&case.line, &cn)?,
                         loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
                         loss_gnubg0: loss_of(&case.line, &gnubg0)?,
@@ -415,16 +429,17 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
          best = loss < {TIE}."
     );
     println!(
-        "class       n   0-ply best  0-ply loss (SE)     {ply}-ply best  {ply}-ply loss (SE)    ms/hint  | gnubg best  loss   | gnubg 0-ply loss (SE)  pubeval loss (SE)"
+        "class       n   0-ply best  0-ply loss (SE)   play loss   {ply}-ply best  {ply}-ply loss (SE)    ms/hint  | gnubg best  loss   | gnubg 0-ply loss (SE)  pubeval loss (SE)"
     );
     let row = |name: &str, t: &Tally| {
         let j = t.json();
         println!(
-            "{name:<8} {:>4}   {:>8.1}%  {:.4} ({:.4})    {:>8.1}%  {:.4} ({:.4})   {:>7.1}  | {:>8.1}%  {:.4} | {:.4} ({:.4})        {:.4} ({:.4})",
+            "{name:<8} {:>4}   {:>8.1}%  {:.4} ({:.4})     {:.4}    {:>8.1}%  {:.4} ({:.4})   {:>7.1}  | {:>8.1}%  {:.4} | {:.4} ({:.4})        {:.4} ({:.4})",
             j.positions,
             100.0 * j.best_0ply,
             j.loss_0ply,
             j.loss_0ply_se,
+            j.loss_play,
             100.0 * j.best_nply,
             j.loss_nply,
             j.loss_nply_se,
