@@ -8,12 +8,12 @@
 //! the one-layer nets alone, the default of releases 0.8.0 and 0.9.0.
 //!
 //! Why the deeper net leads since 0.10.0 (GNU Backgammon's bench, loss x1000 per
-//! decision at 0-ply; `bgfarm duel`): contact 5.5 against 6.9 (GNU Backgammon 0-ply
-//! 3.9), crashed 8.7 against 12.3, +0.631 ppg against PubEval where the fast nets
-//! make +0.611, and level with them head to head (+0.001 +- 0.003 over 100,000
-//! games). Alone it cost 1.7x the CPU of a rollout trial; screened, 1.12x: the
-//! opening rollout, 1296 trials on one thread, seeds 1-8, RMS SE 0.00801 in a
-//! median 7.14 s of CPU against 0.00791 in 6.40 s for `fast` (13% less precision
+//! decision at 0-ply; `bgfarm duel`): contact 5.1 against 6.9 (GNU Backgammon 0-ply
+//! 3.9), crashed 8.4 against 12.3, +0.633 ppg against PubEval where the fast nets
+//! make +0.611, and level with them head to head (+0.002 +- 0.004 over 100,000
+//! games). Alone it costs 1.7x the CPU of a rollout trial; screened, 1.15x: the
+//! opening rollout, 1296 trials on one thread, seeds 1-8, RMS SE 0.00811 in a
+//! median 7.20 s of CPU against 0.00791 in 6.27 s for `fast` (17% less precision
 //! per CPU-second; 42% less unscreened).
 
 use super::net::{load_bundle, NetError};
@@ -25,7 +25,7 @@ use super::neural::{Endgame, NeuralEvaluator};
 pub const BYTES: &[u8] = include_bytes!("../../nets/default.safetensors");
 
 /// The deeper nets' bundle: a 234-128-64-5 contact net (two hidden layers, the
-/// features' third block) with the race net of [`BYTES`]; legs 36-37 of
+/// features' third block) with the race net of [`BYTES`]; legs 36-38 of
 /// `scripts/train-default-nets.sh`.
 pub const DEEP_BYTES: &[u8] = include_bytes!("../../nets/deep.safetensors");
 

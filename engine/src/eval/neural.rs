@@ -13,8 +13,8 @@
 //! decision instead of 4.7; everywhere else (`eval`, `hint`, the n-ply search)
 //! every candidate gets the contact net.
 //!
-//! In a rollout (the opening, 1296 trials, one thread, seeds 1-4) the screen took
-//! the deep nets' CPU from 9.47 s to 6.48 s, against 5.69 s for the one-layer nets
+//! In a rollout (the opening, 1296 trials, one thread, seeds 1-4, leg 37's deep
+//! net) the screen took the deep nets' CPU from 9.47 s to 6.48 s, against 5.69 s for the one-layer nets
 //! alone; the luck estimate's values by the screen instead of the deeper net cost
 //! about 3% more variance (RMS SE 0.00805 against 0.00793). Head to head over
 //! 100,000 games (seed 4) the screened deep nets score +0.001 +- 0.003 ppg against
@@ -69,7 +69,7 @@ pub enum Class {
 /// ([`NeuralEvaluator::screen`]): its best, and those of the next best within
 /// [`SCREEN_MARGIN`] of it.
 ///
-/// On GNU Backgammon's bench (the deep net with the one-layer contact net as screen;
+/// On GNU Backgammon's bench (leg 37's deep net with the one-layer contact net as screen;
 /// the kept 5 within 0.08 are `bgfarm bench hint --ply 0`'s "play loss"; loss
 /// x1000 per decision by GNU 2-ply's values, share of the deep net's own choice,
 /// contact candidates the deep net values), 670 contact decisions: keep 3, no margin:
