@@ -14,8 +14,8 @@
 //! every candidate gets the contact net.
 //!
 //! In a rollout (the opening, 1296 trials, one thread, seeds 1-4, leg 37's deep
-//! net) the screen took the deep nets' CPU from 9.47 s to 6.48 s, against 5.69 s for the one-layer nets
-//! alone; the luck estimate's values by the screen instead of the deeper net cost
+//! net) the screen took the deep nets' CPU from 9.47 s to 6.48 s, against 5.69 s
+//! for the one-layer nets alone; the luck estimate's values by the screen instead of the deeper net cost
 //! about 3% more variance (RMS SE 0.00805 against 0.00793). Head to head over
 //! 100,000 games (seed 4) the screened deep nets score +0.001 +- 0.003 ppg against
 //! the one-layer nets, as the unscreened ones did.
@@ -290,8 +290,9 @@ impl NeuralEvaluator<'_> {
     }
 
     /// The gradient of the net that values the children of the parent last given to
-    /// [`NeuralEvaluator::prepare_children`] (the contact net when `contact`, else
-    /// the race net), taken at that parent as the next player sees it, with respect
+    /// [`NeuralEvaluator::prepare_children`] (for `contact`, the screen net when there
+    /// is one, since it values the luck estimate's candidates, else the contact net;
+    /// otherwise the race net), taken at that parent as the next player sees it, with respect
     /// to the inputs in `rows` ([`Net::input_gradient`]). It shares (and if needed makes)
     /// the first-layer base [`NeuralEvaluator::evaluate_child`] uses, so the
     /// children's values are bit for bit what they would be without it.
