@@ -289,6 +289,28 @@ impl NeuralEvaluator<'_> {
         best.map(|(_, i, p)| (i, p))
     }
 
+    /// The 0-ply choice among `moves` from `parent` and its value (next player's
+    /// view): every candidate valued by [`NeuralEvaluator::screen_child`] into
+    /// `probs` (a reusable buffer), then [`NeuralEvaluator::screened_choice`].
+    /// Without a screen that is the best of [`NeuralEvaluator::evaluate_moves`], bit
+    /// for bit.
+    pub fn choose_move(
+        &self,
+        parent: &Position,
+        moves: &[Move],
+        scratch: &mut EvalScratch,
+        probs: &mut Vec<Probs>,
+    ) -> Option<(usize, Probs)> {
+        self.prepare_children(parent, scratch);
+        probs.clear();
+        probs.extend(
+            moves
+                .iter()
+                .map(|m| self.screen_child(&m.next_position(), scratch)),
+        );
+        self.screened_choice(moves, probs, scratch)
+    }
+
     /// The gradient of the net that values the children of the parent last given to
     /// [`NeuralEvaluator::prepare_children`] (for `contact`, the screen net when there
     /// is one, since it values the luck estimate's candidates, else the contact net;
@@ -330,20 +352,7 @@ impl NeuralEvaluator<'_> {
         dice: Dice,
     ) -> (Position, Probs) {
         let moves = gen.generate(pos, dice);
-        let choice = if self.screen.is_some() {
-            self.prepare_children(pos, scratch);
-            probs.clear();
-            probs.extend(
-                moves
-                    .iter()
-                    .map(|m| self.screen_child(&m.next_position(), scratch)),
-            );
-            self.screened_choice(moves, probs, scratch)
-        } else {
-            self.evaluate_moves(pos, moves, scratch, probs);
-            best_move_index(probs).map(|i| (i, probs[i]))
-        };
-        match choice {
+        match self.choose_move(pos, moves, scratch, probs) {
             Some((i, p)) => (moves[i].next_position(), p.flip()),
             None => {
                 let next = pos.switch_sides();
@@ -442,21 +451,12 @@ impl Evaluator for NeuralEvaluator<'_> {
         })
     }
 
-    /// [`NeuralEvaluator::screened_choice`] (the rollouts' 0-ply play) with a
+    /// [`NeuralEvaluator::choose_move`] (the rollouts' 0-ply play) with a
     /// per-thread scratch.
     fn choose_index(&self, parent: &Position, moves: &[Move]) -> Option<usize> {
-        if self.screen.is_none() {
-            let mut probs = Vec::with_capacity(moves.len());
-            self.evaluate_candidates(parent, moves, &mut probs);
-            return best_move_index(&probs);
-        }
+        let mut probs = Vec::with_capacity(moves.len());
         with_thread_scratch(self, |scratch| {
-            self.prepare_children(parent, scratch);
-            let screened: Vec<Probs> = moves
-                .iter()
-                .map(|m| self.screen_child(&m.next_position(), scratch))
-                .collect();
-            self.screened_choice(moves, &screened, scratch)
+            self.choose_move(parent, moves, scratch, &mut probs)
                 .map(|(i, _)| i)
         })
     }
@@ -629,7 +629,7 @@ mod tests {
     /// The screened choice, by its definition: the contact net's best among the
     /// screen's best [`SCREEN_KEEP`] contact candidates within [`SCREEN_MARGIN`] and
     /// every candidate without contact, the first on ties.
-    fn screened_by_definition(eval: &NeuralEvaluator<'_>, pos: &Position, moves: &[Move]) -> usize {
+    fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
         let screen = NeuralEvaluator {
             contact: eval.screen.clone().expect("a screen"),
             race: eval.race.clone(),
@@ -659,7 +659,6 @@ mod tests {
                 best = i;
             }
         }
-        let _ = pos;
         best
     }
 
@@ -679,7 +678,7 @@ mod tests {
             }
             decided += 1;
             let got = eval.choose_index(&pos, &moves).expect("a move");
-            let want = screened_by_definition(&eval, &pos, &moves);
+            let want = screened_by_definition(&eval, &moves);
             // Up to float rounding of the incremental first layer (a few 1e-7).
             let gap =
                 after_move(&eval, &moves[want]).equity() - after_move(&eval, &moves[got]).equity();

@@ -866,11 +866,17 @@ mod tests {
         safetensors::serialize(views, Some(meta)).unwrap()
     }
 
-    /// `net` with the rows of the features' second block zeroed.
-    fn without_second_block(net: &Net) -> Net {
+    /// `net` with the first-layer rows of inputs `first..` zeroed: what a file of an
+    /// older encoding, `first` inputs wide, loads as.
+    fn with_rows_zeroed_from(net: &Net, first: usize) -> Net {
         let mut n = net.clone();
-        n.w1[V3_INPUTS * n.hidden..].fill(0.0);
+        n.w1[first * n.hidden..].fill(0.0);
         n
+    }
+
+    /// `net` with the rows of the features' second block (and the third) zeroed.
+    fn without_second_block(net: &Net) -> Net {
+        with_rows_zeroed_from(net, V3_INPUTS)
     }
 
     /// A file of release 0.6.0's encoding (no second block) loads with zero rows
@@ -907,9 +913,7 @@ mod tests {
             V4_ENCODING,
         );
         let c = load_bundle(&old, "contact.").unwrap();
-        let mut expected = contact.clone();
-        expected.w1[V4_INPUTS * expected.hidden..].fill(0.0);
-        assert_eq!(c, expected);
+        assert_eq!(c, with_rows_zeroed_from(&contact, V4_INPUTS));
         assert_first_inputs_decide(&c, V4_INPUTS, 33);
         // It skips the third block's cost, and gives the same outputs as with it;
         // training makes it read the block.
