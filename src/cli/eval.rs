@@ -4,7 +4,7 @@
 //! race net, exact bear-off tables).
 
 use super::input::parse_position;
-use super::nets::load_evaluator;
+use super::nets::{exact_gammons, load_evaluator};
 use super::CliError;
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::eval::{terminal_probs, Evaluator};
@@ -21,6 +21,12 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Gammon chances of a race from an exact search instead of the race net, where
+    /// the side that may be gammoned has none off and checkers outside its home
+    /// board and the other side is home; the search may visit at most N positions,
+    /// else the net answers.
+    #[arg(long, value_name = "N")]
+    pub exact_gammons: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -33,7 +39,10 @@ struct JsonOut<'a> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
-    let eval = load_evaluator(&args.net)?;
+    let mut eval = load_evaluator(&args.net)?;
+    if let Some(budget) = args.exact_gammons {
+        eval.endgame = Some(exact_gammons(budget));
+    }
     let pos = input.position;
     let probs = terminal_probs(&pos).unwrap_or_else(|| eval.evaluate(&pos));
     let source = match eval.class(&pos) {

@@ -4,6 +4,7 @@
 
 use super::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
+use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
 use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
@@ -13,8 +14,19 @@ use std::path::{Path, PathBuf};
 /// The exact bear-off tables, shared by the whole process: loaded from the cache
 /// directory ([`cache_dir`]) in ~40 ms, or built there on first use (~1.4 s).
 pub fn endgame() -> Option<&'static dyn Endgame> {
+    Some(tables())
+}
+
+/// The tables of [`endgame`] with exact gammon chances in races
+/// ([`ExactGammons`]), each search limited to `budget` positions.
+pub fn exact_gammons(budget: usize) -> &'static dyn Endgame {
+    Box::leak(Box::new(ExactGammons::new(tables(), budget)))
+}
+
+/// The bear-off tables of [`endgame`].
+fn tables() -> &'static BearoffDb {
     let Some(dir) = cache_dir() else {
-        return Some(BearoffDb::global());
+        return BearoffDb::global();
     };
     let (db, outcome) = BearoffDb::global_cached(&dir);
     match outcome {
@@ -26,7 +38,7 @@ pub fn endgame() -> Option<&'static dyn Endgame> {
         Some(o) => tracing::debug!("{o}"),
         None => {}
     }
-    Some(db)
+    db
 }
 
 /// Where the bear-off tables are cached: `$BGFARM_CACHE_DIR` (`off` or empty: no

@@ -8,7 +8,7 @@
 //! [`EvalCache`]). Each play's value is a pure function of the play, so the ranking
 //! is bit-identical with any number of threads.
 
-use super::nets::load_evaluator;
+use super::nets::{exact_gammons, load_evaluator};
 use super::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::search::{
@@ -36,6 +36,13 @@ pub struct EvalArgs {
     /// Worker threads (default: one per core). Never changes a result.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Gammon chances of races from an exact search instead of the race net, where
+    /// the side that may be gammoned has none off and checkers still outside its
+    /// home board and the other side is home; each search may add at most N
+    /// positions to its memo, else the net answers. Milliseconds to minutes a
+    /// position: meant for 0-ply analysis.
+    #[arg(long, value_name = "N")]
+    pub exact_gammons: Option<usize>,
 }
 
 /// The evaluator, cache and pool the options name.
@@ -59,7 +66,10 @@ impl EvalArgs {
                 "--cache-mib {cache_mib} is more than 64 GiB"
             )));
         }
-        let eval = load_evaluator(&self.net)?;
+        let mut eval = load_evaluator(&self.net)?;
+        if let Some(budget) = self.exact_gammons {
+            eval.endgame = Some(exact_gammons(budget));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads.unwrap_or(0))
             .build()

@@ -118,6 +118,12 @@ pub struct LabelArgs {
     /// Reply pruning inside the search (0 = none); see `bgfarm hint --help`.
     #[arg(long, default_value_t = Pruning::DEFAULT.keep)]
     pub prune: u8,
+    /// With `--ply 0`: gammon chances of races from the exact search (see `bgfarm
+    /// hint --help`) where it decides them within N positions; the other outputs
+    /// stay the nets'. Labels that teach the race net what only a search of the
+    /// saver's plays knows.
+    #[arg(long, value_name = "N", conflicts_with = "rollout")]
+    pub exact_gammons: Option<usize>,
     /// Label at most this many positions in this run.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -391,7 +397,15 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             a.ply
         )));
     }
-    let eval = load_evaluator(&a.net)?;
+    let mut eval = load_evaluator(&a.net)?;
+    if let Some(budget) = a.exact_gammons {
+        if a.ply != 0 {
+            return Err(CliError::msg(
+                "--exact-gammons labels at 0-ply only (give --ply 0): at the leaves of a search it would take hours",
+            ));
+        }
+        eval.endgame = Some(crate::cli::nets::exact_gammons(budget));
+    }
     let pool = pool(a.threads)?;
     let mut positions = read_positions(&a.positions)?;
     positions.retain(|p| a.class.answers(&eval, p));

@@ -28,6 +28,7 @@
 
 pub mod cache;
 pub mod escape;
+pub mod gammon_save;
 pub mod index;
 pub mod one_sided;
 pub mod two_sided;
