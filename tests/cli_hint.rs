@@ -225,3 +225,59 @@ fn filter_study_writes_its_table_and_csv() {
     assert_eq!(dec.lines().count(), 7);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--exact-gammons` from the CLI: in the bench race `X90GAQCFBwAAAA` 2-1 the race
+/// net's 0-ply choice is 6/4 1/off, while the exact search of the opponent's
+/// first-checker-off chances makes 2/off 1/off the best play, with a gammon chance
+/// of about 0.010 (GNU Backgammon 2-ply: 0.0106). `eval` prints the searched chance
+/// too, and `train label` refuses the option above 0-ply.
+#[test]
+fn exact_gammons_from_the_cli() {
+    let plain = json(&["hint", "X90GAQCFBwAAAA", "21", "--ply", "0", "--json"]);
+    assert_eq!(moves_of(&plain)[0]["move"], "6/4 1/off");
+    let exact = json(&[
+        "hint",
+        "X90GAQCFBwAAAA",
+        "21",
+        "--ply",
+        "0",
+        "--exact-gammons",
+        "100000",
+        "--json",
+    ]);
+    let best = &moves_of(&exact)[0];
+    assert_eq!(best["move"], "2/off 1/off");
+    let wg = best["probs"][1].as_f64().unwrap_or(-1.0);
+    assert!((wg - 0.0106).abs() < 0.001, "{best}");
+    // The position after 2/off 1/off, the saver on roll: it loses that gammon.
+    let e = json(&[
+        "eval",
+        "4AEA4KvbIAAAAA",
+        "--exact-gammons",
+        "100000",
+        "--json",
+    ]);
+    assert!(
+        (e["probs"][3].as_f64().unwrap_or(-1.0) - wg).abs() < 1e-6,
+        "{e}"
+    );
+    let dir = std::env::temp_dir().join(format!("bgfarm-cli-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let positions = dir.join("p.txt");
+    std::fs::write(&positions, "4AEA4KvbIAAAAA\n").expect("write");
+    let out = common::bgfarm(&[
+        "train",
+        "label",
+        "--positions",
+        positions.to_str().unwrap_or(""),
+        "--out",
+        dir.join("l.txt").to_str().unwrap_or(""),
+        "--ply",
+        "1",
+        "--exact-gammons",
+        "1000",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--exact-gammons"));
+}

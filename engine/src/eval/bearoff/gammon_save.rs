@@ -24,9 +24,17 @@
 //! number. The finisher is assumed to play to minimise its expected rolls, the
 //! one-sided approximation of the bear-off tables.
 //!
-//! Cost: the number of saver positions grows fast with the checkers it has outside
-//! and the rolls the finisher needs, so the search gives up (the net answers) beyond
-//! a budget of positions. The figures are in the tests and in [`DEFAULT_BUDGET`].
+//! Cost: about 15,000 saver positions a second on one core (each one 21 move
+//! generations and a memo lookup per play), and their number grows fast with the
+//! checkers the saver has outside and the rolls the finisher needs. Measured on the
+//! shared 2-core machine with `bgfarm eval ID --exact-gammons N`: the bench race
+//! above, one straggler, 9,300 positions, 57 ms; `/w0AAHCvUCEJAA` 1-5 (five
+//! stragglers, the finisher 13 pips with 11 checkers) 43-68 s; `/zIAAHCvUFAUAA` 3-5
+//! 2.3 million positions, 131-314 s; `u3kDAMCZhcEOAA` 6-1 (seven stragglers against
+//! 13 checkers) did not finish in 16 minutes. So every search has a budget of
+//! positions, beyond which it gives up and the net answers. Home-board shuffles are
+//! what makes it large, and they matter: allowing only the plays that bring the
+//! stragglers furthest changes `/zIAAHCvUFAUAA`'s result from 0.783 to 0.801.
 
 use super::index::POINTS;
 use super::one_sided::MAX_ROLLS;
@@ -39,15 +47,8 @@ use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use std::collections::HashMap;
 
-/// Most saver positions (memo entries) one search may visit before it gives up.
-/// Measured on the bench's gammon races, most need under a few hundred; those beyond
-/// a few thousand cost milliseconds each and are where the saver is so far behind
-/// that the net's estimate is close anyway.
-pub const DEFAULT_BUDGET: usize = 4_000;
-
 /// Chances of the finisher still being on the board below which the search treats it
-/// as done: the result moves by less than this, and the levels it cuts are the
-/// largest (0.7 s instead of 175 s for one bench race; see the tests).
+/// as done: the result moves by less than this (the saver saves at most once).
 pub const NEGLIGIBLE: f64 = 1e-4;
 
 /// The saver's checkers (its own numbering, `[i]` = point `i + 1`) when it has all 15
