@@ -37,7 +37,7 @@
 //! stragglers furthest changes `/zIAAHCvUFAUAA`'s result from 0.783 to 0.801.
 
 use super::index::POINTS;
-use super::one_sided::MAX_ROLLS;
+use super::one_sided::{side_of, side_position, MAX_ROLLS};
 use super::BearoffDb;
 use super::{opponent_home, OneSidedDb};
 use crate::dice::Dice;
@@ -71,18 +71,6 @@ fn sides(pos: &Position) -> Option<([u8; 24], [u8; POINTS])> {
     Some((saver, finisher))
 }
 
-/// A position holding only the saver's checkers, the saver on roll.
-fn saver_position(saver: &[u8; 24]) -> Position {
-    let mut pos = Position::STARTING;
-    let p = pos.pips_mut();
-    *p = [0; 26];
-    for (i, &c) in saver.iter().enumerate() {
-        // At most 15 checkers: fits in i8.
-        p[i + 1] = c as i8;
-    }
-    pos
-}
-
 /// The memo key: the 24 counts of at most 15 in 4 bits each (bits 0..96), the roll
 /// number (bits 96..102, at most [`MAX_ROLLS`]) and the search's `context` above
 /// (the finisher and who rolls first, which fix `T`).
@@ -106,19 +94,9 @@ pub struct Memo {
 }
 
 impl Memo {
-    /// Stored values.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
     /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
-    }
-
-    /// Forgets every value.
-    pub fn clear(&mut self) {
-        self.values.clear();
     }
 }
 
@@ -147,11 +125,7 @@ impl Search<'_> {
         if p[7..].iter().all(|&c| c <= 0) {
             // All home: the first-off table's distribution (its play minimises the
             // expected rolls, not this weighted sum: the one-sided approximation).
-            let mut home = [0u8; POINTS];
-            for (i, c) in home.iter_mut().enumerate() {
-                *c = p[i + 1].max(0).unsigned_abs();
-            }
-            let first = self.one.first_off_distribution(&home)?;
+            let first = self.one.first_off_distribution(&side_of(pos))?;
             let v: f64 = first
                 .iter()
                 .enumerate()
@@ -183,6 +157,8 @@ impl Search<'_> {
                 // Bearing off now is worth T(n), at least V(., n + 1) <= T(n + 1).
                 Some(t)
             } else {
+                // Nothing beats bearing off on the next roll for sure.
+                let ceiling = self.tail.get(n + 1).copied().unwrap_or(0.0);
                 let mut best = 0f64;
                 let mut failed = false;
                 for m in moves {
@@ -193,8 +169,7 @@ impl Search<'_> {
                             break;
                         }
                     }
-                    if best >= self.tail.get(n + 1).copied().unwrap_or(0.0) {
-                        // Nothing beats bearing off on the next roll for sure.
+                    if best >= ceiling {
                         break;
                     }
                 }
@@ -244,7 +219,7 @@ pub fn save_chance(
         budget,
         one,
     };
-    let v = search.value(&saver_position(&saver), 1)?;
+    let v = search.value(&side_position(&saver), 1)?;
     Some(v.clamp(0.0, 1.0))
 }
 

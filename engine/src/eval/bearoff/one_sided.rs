@@ -57,8 +57,10 @@ pub struct OneSidedDb {
     first_expected: Vec<f32>,
 }
 
-/// A position holding only `side` (the mover's checkers; no opponent checkers).
-pub(crate) fn side_position(side: &[u8; POINTS]) -> Position {
+/// A position holding only `side` (the mover's checkers, `[i]` on point `i + 1`, at
+/// most 24 points: the home board here, a whole side in `gammon_save`; no opponent
+/// checkers).
+pub(crate) fn side_position(side: &[u8]) -> Position {
     let mut pos = Position::STARTING;
     let p = pos.pips_mut();
     *p = [0; 26];
