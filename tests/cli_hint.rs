@@ -281,3 +281,52 @@ fn exact_gammons_from_the_cli() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--exact-gammons"));
 }
+
+/// `--exact-race` from the CLI: in the bench race `768AAMB9IQARAA` 6-5 the race
+/// net's 0-ply choice is 17/6, while the one-sided search of both sides' rolls to
+/// finish picks 20/15 17/11, GNU Backgammon 2-ply's choice, with a win chance of
+/// about 0.020 (GNU 2-ply: 0.0228). `eval` with the option prints the same chance
+/// for the position after that play, and `train label` refuses it above 0-ply.
+#[test]
+fn exact_race_from_the_cli() {
+    let plain = json(&["hint", "768AAMB9IQARAA", "65", "--ply", "0", "--json"]);
+    assert_eq!(moves_of(&plain)[0]["move"], "17/6");
+    let exact = json(&[
+        "hint",
+        "768AAMB9IQARAA",
+        "65",
+        "--ply",
+        "0",
+        "--exact-race",
+        "1000000",
+        "--json",
+    ]);
+    let best = &moves_of(&exact)[0];
+    assert_eq!(best["move"], "20/15 17/11");
+    let win = best["probs"][0].as_f64().unwrap_or(-1.0);
+    assert!((win - 0.0204).abs() < 0.001, "{best}");
+    // The position after the play, the opponent on roll: it wins all but `win`.
+    let after = best["result"].as_str().unwrap_or("").to_string();
+    let e = json(&["eval", &after, "--exact-race", "1000000", "--json"]);
+    let theirs = e["probs"][0].as_f64().unwrap_or(-1.0);
+    assert!((1.0 - theirs - win).abs() < 1e-6, "{e}");
+    let dir = std::env::temp_dir().join(format!("bgfarm-cli-race-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let positions = dir.join("p.txt");
+    std::fs::write(&positions, format!("{after}\n")).expect("write");
+    let out = common::bgfarm(&[
+        "train",
+        "label",
+        "--positions",
+        positions.to_str().unwrap_or(""),
+        "--out",
+        dir.join("l.txt").to_str().unwrap_or(""),
+        "--ply",
+        "1",
+        "--exact-race",
+        "1000",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--exact-race"));
+}

@@ -4,6 +4,7 @@
 
 use super::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
+use bgfarm_engine::eval::bearoff::exact_race::ExactRace;
 use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
@@ -17,10 +18,23 @@ pub fn endgame() -> Option<&'static dyn Endgame> {
     Some(tables())
 }
 
-/// The tables of [`endgame`] with exact gammon chances in races
-/// ([`ExactGammons`]), each search limited to `budget` positions.
-pub fn exact_gammons(budget: usize) -> &'static dyn Endgame {
-    Box::leak(Box::new(ExactGammons::new(tables(), budget)))
+/// The tables of [`endgame`] refined by the exact race searches an analysis asked
+/// for: gammon chances ([`ExactGammons`], each search at most `gammons` positions)
+/// and win chances ([`ExactRace`], sides of at most `race` dominated positions).
+/// `None` when neither is asked for (the evaluator keeps its tables).
+pub fn exact_endgame(gammons: Option<usize>, race: Option<u64>) -> Option<&'static dyn Endgame> {
+    if gammons.is_none() && race.is_none() {
+        return None;
+    }
+    let db = tables();
+    let mut e: &'static dyn Endgame = db;
+    if let Some(budget) = gammons {
+        e = Box::leak(Box::new(ExactGammons::new(db, budget)));
+    }
+    if let Some(limit) = race {
+        e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));
+    }
+    Some(e)
 }
 
 /// The bear-off tables of [`endgame`].

@@ -124,6 +124,10 @@ pub struct LabelArgs {
     /// saver's plays knows.
     #[arg(long, value_name = "N", conflicts_with = "rollout")]
     pub exact_gammons: Option<usize>,
+    /// With `--ply 0`: win chances of races from the exact one-sided search (see
+    /// `bgfarm hint --help`) for sides that could reach at most N positions.
+    #[arg(long, value_name = "N", conflicts_with = "rollout")]
+    pub exact_race: Option<u64>,
     /// Label at most this many positions in this run.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -398,13 +402,13 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
         )));
     }
     let mut eval = load_evaluator(&a.net)?;
-    if let Some(budget) = a.exact_gammons {
+    if let Some(e) = crate::cli::nets::exact_endgame(a.exact_gammons, a.exact_race) {
         if a.ply != 0 {
             return Err(CliError::msg(
-                "--exact-gammons labels at 0-ply only (give --ply 0): at the leaves of a search it would take hours",
+                "--exact-gammons and --exact-race label at 0-ply only (give --ply 0): at the leaves of a search they would take hours",
             ));
         }
-        eval.endgame = Some(crate::cli::nets::exact_gammons(budget));
+        eval.endgame = Some(e);
     }
     let pool = pool(a.threads)?;
     let mut positions = read_positions(&a.positions)?;

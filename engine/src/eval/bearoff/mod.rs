@@ -28,9 +28,11 @@
 
 pub mod cache;
 pub mod escape;
+pub mod exact_race;
 pub mod gammon_save;
 pub mod index;
 pub mod one_sided;
+pub mod race_distribution;
 pub mod two_sided;
 
 pub use one_sided::{OneSidedDb, MAX_FIRST_ROLLS, MAX_ROLLS};

@@ -1,0 +1,410 @@
+//! One-sided roll distributions of race sides that are not yet home, by memoised
+//! search: the one-sided bear-off table extended to the whole board, one position at
+//! a time.
+//!
+//! Why: in a race the win chance hangs on how many rolls each side needs to bear off
+//! all its checkers, and the one-sided table answers that only once a side is home.
+//! Before that the race net estimates it, and on GNU Backgammon's 250 bench races its
+//! equity differences between plays are off by 8.2 thousandths where GNU Backgammon
+//! 0-ply's are off by 2.6. The same one-sided approximation the tables make (each
+//! side plays to minimise its expected rolls, the two sides independent) is close to
+//! exact there: in `au8HBADlzLcAAA` 1-3 (95 pips against 82) it gives GNU Backgammon
+//! 2-ply's best play 0.2176 (GNU 2-ply: 0.2175), in `a21eAACzuwMGAA` 4-1 0.5057
+//! (0.5060) and 0.5041 for the second (0.5036), both orders right where the race net
+//! had them wrong (see the tests).
+//!
+//! The search: `D(s)`, the distribution of the rolls side `s` needs, is the table's
+//! for a side with every checker home; otherwise, for each of the 21 rolls, the play
+//! with the least expected rolls (every legal play, the first in generation order on a
+//! tie) and `D(s) = sum over rolls of weight x D(best play) shifted by one roll`.
+//! Values depend on nothing but `s`, so one memo serves every query of a thread
+//! ([`MEMO_CAP`] positions at most; clearing it costs time, never changes a value).
+//!
+//! Cost: a side's search visits the positions its checkers can reach, which grows
+//! fast with how far out they are. [`dominated_count`] bounds that number from the
+//! side alone, so whether a query is searched never depends on what the memo holds.
+//! Measured with `bgfarm eval ID --exact-race N` on the shared 2-core machine, about
+//! 20,000 positions a second: `768AAMB9IQARAA` (a side of 60 pips with checkers on
+//! its 20, 17 and 7 points) 10,833 positions, 0.12 s; `a21eAACzuwMGAA` (77 and 79
+//! pips) 191,000, 6 s; `au8HBADlzLcAAA` (95 and 82 pips) 397,000, 17-21 s.
+
+use super::index::POINTS;
+use super::one_sided::{side_position, MAX_ROLLS};
+use super::OneSidedDb;
+use crate::dice::Dice;
+use crate::movegen::MoveGenerator;
+use crate::position::Position;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Length of every distribution here: entry `n` = P(exactly `n` rolls). A race side
+/// of 15 checkers needs at most about 45 rolls even with small dice only in its
+/// expectation's neighbourhood; mass that would land beyond is kept in the last
+/// entry (it is below 1e-30 for any side of a real race).
+pub const RACE_ROLLS: usize = 64;
+
+/// Most positions a thread's memo keeps; beyond it the memo is emptied before the
+/// next query. About 60 bytes each: 240 MB.
+pub const MEMO_CAP: usize = 4_000_000;
+
+/// A side's checkers in its own numbering, `[i]` = checkers on point `i + 1`.
+pub type Side = [u8; 24];
+
+/// A multiply-shift hasher for the memo's `u128` keys: SipHash's cost shows in a
+/// search that is mostly lookups.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_u128(&mut self, k: u128) {
+        let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let x = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 = x ^ (x >> 32);
+    }
+}
+
+/// Where a memoised distribution lies in [`Memo::values`]: its entries `lo..lo+len`
+/// (the others are 0), and its expectation.
+#[derive(Clone, Copy)]
+struct Span {
+    start: u32,
+    lo: u8,
+    len: u8,
+    expected: f32,
+}
+
+/// The memo: distributions stored by their non-zero range (10 to 20 entries for most
+/// sides, against [`RACE_ROLLS`]).
+#[derive(Default)]
+struct Memo {
+    index: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
+    spans: Vec<Span>,
+    values: Vec<f32>,
+}
+
+impl Memo {
+    fn clear(&mut self) {
+        self.index.clear();
+        self.spans.clear();
+        self.values.clear();
+    }
+
+    /// Stores `d` and returns its span's number.
+    fn push(&mut self, key: u128, d: &[f64; RACE_ROLLS]) -> u32 {
+        let lo = d.iter().position(|&x| x != 0.0).unwrap_or(0);
+        let hi = d.iter().rposition(|&x| x != 0.0).map_or(lo, |h| h + 1);
+        let expected: f64 = d.iter().enumerate().map(|(n, &p)| n as f64 * p).sum();
+        let span = Span {
+            start: self.values.len() as u32,
+            lo: lo as u8,
+            len: (hi - lo) as u8,
+            expected: expected as f32,
+        };
+        self.values.extend(d[lo..hi].iter().map(|&p| p as f32));
+        let i = self.spans.len() as u32;
+        self.spans.push(span);
+        self.index.insert(key, i);
+        i
+    }
+
+    /// Adds `weight` x the distribution `i`, shifted by one roll, to `acc`.
+    fn add_shifted(&self, i: u32, weight: f64, acc: &mut [f64; RACE_ROLLS]) {
+        let s = self.spans[i as usize];
+        let values = &self.values[s.start as usize..][..usize::from(s.len)];
+        for (k, &p) in values.iter().enumerate() {
+            let n = (usize::from(s.lo) + k + 1).min(RACE_ROLLS - 1);
+            acc[n] += weight * f64::from(p);
+        }
+    }
+
+    fn distribution(&self, i: u32) -> [f64; RACE_ROLLS] {
+        let mut d = [0f64; RACE_ROLLS];
+        let s = self.spans[i as usize];
+        let values = &self.values[s.start as usize..][..usize::from(s.len)];
+        for (k, &p) in values.iter().enumerate() {
+            d[usize::from(s.lo) + k] = f64::from(p);
+        }
+        d
+    }
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+/// The memo key of the mover's side of `pos`: 24 counts of at most 15, 4 bits each.
+fn key(pos: &Position) -> u128 {
+    let p = pos.pips();
+    let mut k = 0u128;
+    for &c in p[1..25].iter().rev() {
+        k = (k << 4) | u128::from(c.max(0).unsigned_abs() & 15);
+    }
+    k
+}
+
+/// The search over one side's positions.
+struct Search<'a> {
+    one: &'a OneSidedDb,
+    memo: &'a mut Memo,
+    /// One move generator per depth, so that a level's plays stay intact while the
+    /// levels below generate theirs.
+    gens: Vec<MoveGenerator>,
+}
+
+impl Search<'_> {
+    /// The memo entry of the mover's side of `pos` (a position holding only that
+    /// side), searched first if need be.
+    fn entry(&mut self, pos: &Position, depth: usize) -> u32 {
+        let k = key(pos);
+        if let Some(&i) = self.memo.index.get(&k) {
+            return i;
+        }
+        let p = pos.pips();
+        let mut d = [0f64; RACE_ROLLS];
+        if p[7..25].iter().all(|&c| c <= 0) {
+            let mut home = [0u8; POINTS];
+            for (i, c) in home.iter_mut().enumerate() {
+                *c = p[i + 1].max(0).unsigned_abs();
+            }
+            // At most 15 checkers, so the table has the side.
+            if let Some(t) = self.one.distribution(&home) {
+                for (slot, &x) in d.iter_mut().zip(t.iter().take(MAX_ROLLS)) {
+                    *slot = f64::from(x);
+                }
+            }
+            return self.memo.push(k, &d);
+        }
+        if self.gens.len() <= depth {
+            self.gens.resize_with(depth + 1, MoveGenerator::new);
+        }
+        for (dice, weight) in Dice::ALL_21 {
+            let mut gen = std::mem::take(&mut self.gens[depth]);
+            let mut best: Option<(f32, u32)> = None;
+            for m in gen.generate(pos, dice) {
+                let i = self.entry(m.result(), depth + 1);
+                let e = self.memo.spans[i as usize].expected;
+                if best.is_none_or(|(b, _)| e < b) {
+                    best = Some((e, i));
+                }
+            }
+            self.gens[depth] = gen;
+            // A side alone on the board always has a play: a checker outside the
+            // home board can move by any die, and a side all home can bear off.
+            if let Some((_, i)) = best {
+                self.memo.add_shifted(i, f64::from(weight) / 36.0, &mut d);
+            }
+        }
+        self.memo.push(k, &d)
+    }
+}
+
+/// The number of positions of one side, with at least one checker outside its home
+/// board, whose checkers could have come from `side`'s: for every point, at most as
+/// many checkers on it and above as `side` has (checkers only move down). Every
+/// position a search from `side` memoises is one of them, or home.
+pub fn dominated_count(side: &Side) -> u64 {
+    // above[k] = checkers of `side` on points k + 1 and higher.
+    let mut above = [0usize; 25];
+    for k in (0..24).rev() {
+        above[k] = above[k + 1] + usize::from(side[k]);
+    }
+    // Configurations over points `lowest..24` (1-based `lowest + 1` and up) with
+    // nothing below the limit: dp[c] = ways with c checkers on the points done.
+    let count = |lowest: usize, outside_empty: bool| -> u64 {
+        let mut dp = [0u64; 16];
+        dp[0] = 1;
+        for k in (lowest..24).rev() {
+            let cap = if outside_empty && k >= POINTS {
+                0
+            } else {
+                above[k].min(15)
+            };
+            let mut next = [0u64; 16];
+            for (c, &w) in dp.iter().enumerate() {
+                for slot in next.iter_mut().take(cap + 1).skip(c) {
+                    *slot += w;
+                }
+            }
+            dp = next;
+        }
+        dp.iter().sum()
+    };
+    count(0, false) - count(0, true)
+}
+
+/// The distribution of the rolls `side` needs to bear off every checker (entry `n` =
+/// P(exactly `n`)), each roll played to minimise the expected rolls; `None` for more
+/// than 15 checkers or for a side whose [`dominated_count`] exceeds `limit`.
+pub fn rolls_distribution(one: &OneSidedDb, side: &Side, limit: u64) -> Option<[f64; RACE_ROLLS]> {
+    if side.iter().map(|&c| usize::from(c)).sum::<usize>() > 15 || dominated_count(side) > limit {
+        return None;
+    }
+    MEMO.with(|m| {
+        let mut memo = m.borrow_mut();
+        if memo.spans.len() > MEMO_CAP {
+            memo.clear();
+        }
+        let mut search = Search {
+            one,
+            memo: &mut memo,
+            gens: Vec::new(),
+        };
+        let i = search.entry(&side_position(side), 0);
+        Some(memo.distribution(i))
+    })
+}
+
+/// The two sides of a race position, the mover's and the opponent's, each in its own
+/// numbering; `None` when a checker is on a bar.
+pub fn race_sides(pos: &Position) -> Option<(Side, Side)> {
+    let p = pos.pips();
+    if p[0] != 0 || p[25] != 0 {
+        return None;
+    }
+    let mut mover = [0u8; 24];
+    let mut opponent = [0u8; 24];
+    for i in 0..24 {
+        mover[i] = p[i + 1].max(0).unsigned_abs();
+        opponent[i] = p[24 - i].min(0).unsigned_abs();
+    }
+    Some((mover, opponent))
+}
+
+/// P(the player on roll bears off first) in the race `pos` (no contact: the caller's
+/// to know), from both sides' [`rolls_distribution`]s: with `M`, `O` their rolls, the
+/// mover finishes on its `n`-th roll before the opponent's `n`-th, so the chance is
+/// the sum over `n` of P(M = n) P(O >= n). `None` when a side is over `limit` or has
+/// no checker left.
+pub fn race_win(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
+    let (mover, opponent) = race_sides(pos)?;
+    if mover.iter().all(|&c| c == 0) || opponent.iter().all(|&c| c == 0) {
+        return None;
+    }
+    let m = rolls_distribution(one, &mover, limit)?;
+    let o = rolls_distribution(one, &opponent, limit)?;
+    let mut tail = 0f64;
+    let mut win = 0f64;
+    for n in (1..RACE_ROLLS).rev() {
+        tail += o[n];
+        win += m[n] * tail;
+    }
+    Some(win.clamp(0.0, 1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::bearoff::BearoffDb;
+    use crate::ids::position_id;
+
+    fn one() -> &'static OneSidedDb {
+        BearoffDb::global().one_sided()
+    }
+
+    fn side(points: &[(usize, u8)]) -> Side {
+        let mut s = [0u8; 24];
+        for &(point, n) in points {
+            s[point - 1] = n;
+        }
+        s
+    }
+
+    /// A lone checker on the 7-point is off in one roll when the roll carries it 7
+    /// pips: the 18 non-doubles of sum 7 or more (1-6, 2-5, 2-6, 3-4, 3-5, 3-6, 4-5,
+    /// 4-6, 5-6, each two ways) and 2-2 to 6-6 (5 more): 23/36. Otherwise it is home
+    /// and off on the next roll unless that one is short too, so never after 3.
+    #[test]
+    fn a_lone_checker_on_the_seven_point_by_hand() {
+        let d = rolls_distribution(one(), &side(&[(7, 1)]), 100).unwrap();
+        assert!((d[1] - 23.0 / 36.0).abs() < 1e-6, "{}", d[1]);
+        assert!(d[2] > 0.3 && d[2] < 13.0 / 36.0, "{}", d[2]);
+        assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+        assert!(d[4..].iter().all(|&p| p == 0.0));
+    }
+
+    /// A side already home gets the one-sided table's distribution.
+    #[test]
+    fn home_sides_are_the_table() {
+        let s = side(&[(6, 3), (4, 5), (1, 7)]);
+        let d = rolls_distribution(one(), &s, 0).unwrap();
+        let mut home = [0u8; POINTS];
+        home.copy_from_slice(&s[..POINTS]);
+        let t = one().distribution(&home).unwrap();
+        for (n, &p) in t.iter().enumerate() {
+            assert!((d[n] - f64::from(p)).abs() < 1e-7, "{n}");
+        }
+    }
+
+    /// Dominated positions by hand: one checker on the 7-point has only itself
+    /// outside, one on the 8-point itself and the 7-point; two on the 7-point: both
+    /// there, or one there and the other on one of the 6 home points or off (7).
+    /// Home sides have none. The limit gates the search: over it, `None`.
+    #[test]
+    fn dominated_positions_by_hand() {
+        assert_eq!(dominated_count(&side(&[(7, 1)])), 1);
+        assert_eq!(dominated_count(&side(&[(8, 1)])), 2);
+        assert_eq!(dominated_count(&side(&[(7, 2)])), 8);
+        assert_eq!(dominated_count(&side(&[(6, 15)])), 0);
+        assert_eq!(rolls_distribution(one(), &side(&[(7, 2)]), 7), None);
+        assert!(rolls_distribution(one(), &side(&[(7, 2)]), 8).is_some());
+        assert_eq!(rolls_distribution(one(), &side(&[(7, 16)]), u64::MAX), None);
+    }
+
+    /// A warm memo and a cold one give the same bits: values depend on the side
+    /// only, so sharing the memo between queries never changes a result.
+    #[test]
+    fn memo_state_never_changes_a_value() {
+        let s = side(&[(9, 1), (8, 2), (6, 5), (3, 4), (1, 3)]);
+        let cold = rolls_distribution(one(), &s, 1_000_000).unwrap();
+        // Another query fills the memo with overlapping sides; then ask again.
+        let _ = rolls_distribution(one(), &side(&[(9, 2), (7, 1), (6, 12)]), 1_000_000);
+        let warm = rolls_distribution(one(), &s, 1_000_000).unwrap();
+        assert_eq!(cold.map(f64::to_bits), warm.map(f64::to_bits));
+        MEMO.with(|m| m.borrow_mut().clear());
+        let again = rolls_distribution(one(), &s, 1_000_000).unwrap();
+        assert_eq!(cold.map(f64::to_bits), again.map(f64::to_bits));
+    }
+
+    /// GNU Backgammon's bench race `768AAMB9IQARAA` 6-5 (60 pips with checkers on
+    /// the 20, 17 and 7 points against 25): GNU 2-ply's best play leaves the mover
+    /// 0.0228 to win, the next ones 0.0215 and 0.0212. The search gives its best
+    /// 0.0204 and ranks it first, where the race net's choice (17/6) cost 0.0032;
+    /// with the search the evaluator's 0-ply choice is GNU Backgammon's.
+    #[test]
+    fn the_bench_race_768a() {
+        let parent = position_id::decode("768AAMB9IQARAA").unwrap();
+        let moves = crate::movegen::legal_moves(&parent, crate::dice::Dice::new(6, 5).unwrap());
+        let win = |id: &str| {
+            let next = position_id::decode(id).unwrap();
+            1.0 - race_win(one(), &next, 1_000_000).unwrap()
+        };
+        let best = win("94UQAuD9FQAAAA");
+        assert!((best - 0.0228).abs() < 0.003, "{best}");
+        for m in &moves {
+            let id = position_id::encode(&m.next_position());
+            assert!(win(&id) <= best + 1e-9, "{id}");
+        }
+        let mut eval = crate::testutil::default_nets();
+        let exact =
+            crate::eval::bearoff::exact_race::ExactRace::new(BearoffDb::global(), one(), 1_000_000);
+        eval.endgame = Some(&exact);
+        let i = crate::eval::Evaluator::choose_index(&eval, &parent, &moves).unwrap();
+        assert_eq!(
+            position_id::encode(&moves[i].next_position()),
+            "94UQAuD9FQAAAA"
+        );
+        let p = crate::eval::Evaluator::evaluate(&eval, &moves[i].next_position()).0;
+        assert!((1.0 - p[0] - best as f32).abs() < 1e-6, "{p:?}");
+    }
+}
