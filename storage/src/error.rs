@@ -13,6 +13,8 @@ pub enum StoreError {
     Schema { found: Option<u32>, expected: u32 },
     /// A key or value has an impossible shape.
     Corrupt(String),
+    /// Another store handle (usually another coordinator process) holds the directory.
+    Locked(String),
 }
 
 impl PartialEq for StoreError {
@@ -34,6 +36,10 @@ impl fmt::Display for StoreError {
                 write!(f, "store has an unreadable schema version, this bgfarm needs {expected}")
             }
             StoreError::Corrupt(m) => write!(f, "store corrupt: {m}"),
+            StoreError::Locked(d) => write!(
+                f,
+                "store directory {d} is in use by another bgfarm process: stop it or use another --data directory"
+            ),
         }
     }
 }

@@ -17,6 +17,14 @@ pub use error::StoreError;
 pub use record::{JobRecord, JobState};
 
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long [`Store::open`] waits for the directory's file lock. sled releases it
+/// only when its background flusher thread lets go of the database, a few
+/// milliseconds after the last handle is dropped, so a store reopened at once in
+/// the same process (a restart, a test) can find it still held; a second
+/// coordinator on the same directory still fails, after this long.
+const LOCK_WAIT: Duration = Duration::from_secs(3);
 
 /// Version of the on-disk layout; a store with another version is refused.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -54,7 +62,7 @@ fn result_key(job: u64, batch: u64) -> [u8; 16] {
 impl Store {
     /// Opens (or creates) the store in `dir`, checking its schema version.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::open(dir)?;
+        let db = open_locked(dir)?;
         match db.get(SCHEMA_KEY)? {
             None => {
                 db.insert(SCHEMA_KEY, &SCHEMA_VERSION.to_be_bytes())?;
@@ -135,6 +143,23 @@ impl Store {
     }
 }
 
+/// `sled::open`, retried while the directory's lock is held (see [`LOCK_WAIT`]).
+fn open_locked(dir: &Path) -> Result<sled::Db, StoreError> {
+    let start = Instant::now();
+    loop {
+        match sled::open(dir) {
+            // sled reports the lock as an `Other` I/O error with this text.
+            Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
+                if start.elapsed() >= LOCK_WAIT {
+                    return Err(StoreError::Locked(dir.display().to_string()));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            r => return Ok(r?),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +218,22 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(err.contains("schema version 99"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_directory_in_use_is_refused_with_a_clear_error() {
+        let dir = tempdir("locked");
+        let first = Store::open(&dir).expect("open");
+        let err = Store::open(&dir)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("in use"), "{err}");
+        drop(first);
+        // Once the holder is gone the directory opens again, at once or after the
+        // flusher lets go.
+        Store::open(&dir).expect("reopen after drop");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
