@@ -191,6 +191,33 @@ fn bench_hint_reports_each_class() {
 }
 
 #[test]
+fn bench_hint_lists_the_costliest_decisions() {
+    let v = json(&[
+        "bench", "hint", "--ply", "0", "--class", "race", "--worst", "3", "--json",
+    ]);
+    let worst = v["worst"].as_array().expect("worst");
+    assert_eq!(worst.len(), 3);
+    let loss = |w: &serde_json::Value| w["loss_0ply"].as_f64().unwrap_or(-1.0);
+    assert!(loss(&worst[0]) >= loss(&worst[1]) && loss(&worst[1]) >= loss(&worst[2]));
+    // The costliest decision costs at least the mean.
+    let mean = v["all"]["loss_0ply"].as_f64().unwrap_or(-1.0);
+    assert!(loss(&worst[0]) >= mean && mean >= 0.0);
+    for w in worst {
+        assert_eq!(w["class"], "race");
+        let (best, choice) = (w["best_equity"].as_f64(), w["choice_equity"].as_f64());
+        let gap = best.unwrap_or(0.0) - choice.unwrap_or(0.0);
+        assert!((gap - loss(w)).abs() < 1e-9, "{w}");
+        for key in ["best", "choice_0ply"] {
+            assert!(w[key].as_str().is_some_and(|m| m.contains('/')), "{w}");
+        }
+    }
+    let none = json(&[
+        "bench", "hint", "--ply", "0", "--class", "race", "--limit", "2", "--json",
+    ]);
+    assert_eq!(none["worst"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
 fn filter_study_writes_its_table_and_csv() {
     let dir = std::env::temp_dir().join(format!("bgfarm-filter-study-{}", std::process::id()));
     let d = dir.to_string_lossy().to_string();

@@ -48,6 +48,7 @@ use super::CliError;
 use bgfarm_engine::eval::pubeval::PubEval;
 use bgfarm_engine::eval::{Evaluator, Player};
 use bgfarm_engine::ids::position_id;
+use bgfarm_engine::notation::format_move;
 use bgfarm_engine::search::{Candidate, Ladder};
 use bgfarm_engine::MoveGenerator;
 use bgfarm_engine::{Dice, Position};
@@ -90,6 +91,11 @@ pub struct HintArgs {
     /// Only the first L positions (after --class).
     #[arg(long, value_name = "L")]
     pub limit: Option<usize>,
+    /// Also list the K decisions where the 0-ply choice lost the most (position,
+    /// dice, the choice and GNU Backgammon's best with their 2-ply equities): where
+    /// to look when the loss moves.
+    #[arg(long, value_name = "K")]
+    pub worst: Option<usize>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -137,6 +143,10 @@ struct Case {
 /// The choices made on one position.
 struct Outcome {
     loss0: f64,
+    /// The 0-ply choice in notation.
+    choice0: String,
+    /// GNU Backgammon 2-ply's best play in notation.
+    gnubg_best: String,
     /// The 0-ply play of rollouts and duels (with a screen net, screened:
     /// `Evaluator::choose_index`).
     loss_play: f64,
@@ -270,6 +280,8 @@ struct JsonOut {
     cache_hit_rate: Option<f64>,
     classes: BTreeMap<String, JsonTally>,
     all: JsonTally,
+    /// `--worst`'s list (empty without it).
+    worst: Vec<Worst>,
 }
 
 /// The bench file: as given, or (for the default path) next to the sources.
@@ -366,7 +378,12 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                     let cn = s.best_move(&case.pos, case.dice, ply, &ladder);
                     let seconds = start.elapsed().as_secs_f64();
                     let cn = choice(cn)?;
-                    let c0 = choice(s.best_move(&case.pos, case.dice, 0, &zero))?;
+                    let best0 = s.best_move(&case.pos, case.dice, 0, &zero);
+                    let choice0 = best0
+                        .as_ref()
+                        .map(|c| format_move(&c.mv))
+                        .unwrap_or_default();
+                    let c0 = choice(best0)?;
                     let gnubg0 = case
                         .line
                         .moves
@@ -379,12 +396,21 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                     if legal.is_empty() {
                         return Err("no legal play".to_string());
                     }
+                    let gnubg_best = legal
+                        .iter()
+                        .find(|m| {
+                            position_id::encode(&m.next_position()) == case.line.moves[0].result
+                        })
+                        .map(format_move)
+                        .unwrap_or_else(|| case.line.moves[0].result.clone());
                     let play = engine.eval.choose_index(&case.pos, legal).unwrap_or(0);
                     let play = position_id::encode(&legal[play].next_position());
                     let pe = PubEval.choose(&case.pos, case.dice, legal);
                     let pe = position_id::encode(&legal[pe].next_position());
                     Ok(Outcome {
                         loss0: loss_of(&case.line, &c0)?,
+                        choice0,
+                        gnubg_best,
                         loss_play: loss_of(&case.line, &play)?,
                         loss_n: loss_of(&case.line, &cn)?,
                         loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
@@ -398,11 +424,16 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
     });
     let mut classes: BTreeMap<String, Tally> = BTreeMap::new();
     let mut all = Tally::default();
+    let mut worst = Vec::new();
     for (case, o) in cases.iter().zip(outcomes) {
         let o = o.map_err(CliError::msg)?;
         classes.entry(case.line.class.clone()).or_default().add(&o);
         all.add(&o);
+        worst.push(Worst::new(case, &o));
     }
+    // Largest loss first; the file's order among equal losses.
+    worst.sort_by(|a, b| b.loss_0ply.total_cmp(&a.loss_0ply));
+    worst.truncate(args.worst.unwrap_or(0));
     let threads = engine.pool.current_num_threads();
     let hit_rate = engine.cache.as_ref().map(|c| c.stats().hit_rate());
     if args.json {
@@ -414,6 +445,7 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
             cache_hit_rate: hit_rate,
             classes: classes.iter().map(|(k, t)| (k.clone(), t.json())).collect(),
             all: all.json(),
+            worst,
         };
         println!("{}", serde_json::to_string(&out)?);
         return Ok(());
@@ -459,7 +491,58 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
     if let Some(h) = hit_rate {
         println!("cache hits: {:.1}%", 100.0 * h);
     }
+    if !worst.is_empty() {
+        println!("largest 0-ply losses (GNU Backgammon 2-ply equities):");
+        for w in &worst {
+            println!(
+                "  {} {}{} {:<8} loss {:.4}: {} ({:+.4}) against {} ({:+.4}); gnubg 0-ply loss {:.4}",
+                w.position,
+                w.dice[0],
+                w.dice[1],
+                w.class,
+                w.loss_0ply,
+                w.choice_0ply,
+                w.choice_equity,
+                w.best,
+                w.best_equity,
+                w.loss_gnubg_0ply,
+            );
+        }
+    }
     Ok(())
+}
+
+/// One decision of the `--worst` list.
+#[derive(Serialize)]
+struct Worst {
+    position: String,
+    dice: [u8; 2],
+    class: String,
+    loss_0ply: f64,
+    /// The 0-ply choice in notation and its GNU Backgammon 2-ply equity.
+    choice_0ply: String,
+    choice_equity: f64,
+    /// GNU Backgammon 2-ply's best play in notation, and its equity.
+    best: String,
+    best_equity: f64,
+    loss_gnubg_0ply: f64,
+}
+
+impl Worst {
+    fn new(case: &Case, o: &Outcome) -> Worst {
+        let best = &case.line.moves[0];
+        Worst {
+            position: case.line.pos.clone(),
+            dice: case.line.dice,
+            class: case.line.class.clone(),
+            loss_0ply: o.loss0,
+            choice_0ply: o.choice0.clone(),
+            choice_equity: best.eq2 - o.loss0,
+            best: o.gnubg_best.clone(),
+            best_equity: best.eq2,
+            loss_gnubg_0ply: o.loss_gnubg0,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -139,8 +139,18 @@ impl Memo {
     }
 }
 
+/// What a search counts the rolls to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// Every checker off (the race's length).
+    AllOff,
+    /// The first checker off (whether the side is gammoned).
+    FirstOff,
+}
+
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    static FIRST_MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
 /// The memo key of the mover's side of `pos`: 24 counts of at most 15, 4 bits each.
@@ -156,6 +166,7 @@ fn key(pos: &Position) -> u128 {
 /// The search over one side's positions.
 struct Search<'a> {
     one: &'a OneSidedDb,
+    goal: Goal,
     memo: &'a mut Memo,
     /// One move generator per depth, so that a level's plays stay intact while the
     /// levels below generate theirs.
@@ -172,13 +183,23 @@ impl Search<'_> {
         }
         let p = pos.pips();
         let mut d = [0f64; RACE_ROLLS];
+        if self.goal == Goal::FirstOff && pos.mover_checkers() < 15 {
+            // A checker is off: no more rolls needed.
+            d[0] = 1.0;
+            return self.memo.push(k, &d);
+        }
         if p[7..25].iter().all(|&c| c <= 0) {
             let mut home = [0u8; POINTS];
             for (i, c) in home.iter_mut().enumerate() {
                 *c = p[i + 1].max(0).unsigned_abs();
             }
-            // At most 15 checkers, so the table has the side.
-            if let Some(t) = self.one.distribution(&home) {
+            // At most 15 checkers (exactly 15 for the first-off goal), so the table
+            // has the side.
+            let table = match self.goal {
+                Goal::AllOff => self.one.distribution(&home),
+                Goal::FirstOff => self.one.first_off_distribution(&home),
+            };
+            if let Some(t) = table {
                 for (slot, &x) in d.iter_mut().zip(t.iter().take(MAX_ROLLS)) {
                     *slot = f64::from(x);
                 }
@@ -250,18 +271,48 @@ pub fn rolls_distribution(one: &OneSidedDb, side: &Side, limit: u64) -> Option<[
     if side.iter().map(|&c| usize::from(c)).sum::<usize>() > 15 || dominated_count(side) > limit {
         return None;
     }
-    MEMO.with(|m| {
+    Some(search(one, Goal::AllOff, side))
+}
+
+/// The distribution of the rolls `side` (all 15 checkers on the board, none off)
+/// needs to bear its first checker off (entry `n` = P(exactly `n`)), each roll played
+/// to minimise the expected rolls to that; `None` unless `side` holds exactly 15
+/// checkers, or when its [`dominated_count`] exceeds `limit`.
+///
+/// It decides gammons ([`race_gammons`]): the side is gammoned if the other is done
+/// first. Minimising the expected rolls is the one-sided approximation again: a
+/// saver that knows the finisher's distribution would sometimes play for the rolls
+/// that matter most instead.
+pub fn first_off_distribution(
+    one: &OneSidedDb,
+    side: &Side,
+    limit: u64,
+) -> Option<[f64; RACE_ROLLS]> {
+    if side.iter().map(|&c| usize::from(c)).sum::<usize>() != 15 || dominated_count(side) > limit {
+        return None;
+    }
+    Some(search(one, Goal::FirstOff, side))
+}
+
+/// The distribution for `goal` from the thread's memo of that goal.
+fn search(one: &OneSidedDb, goal: Goal, side: &Side) -> [f64; RACE_ROLLS] {
+    let memo = match goal {
+        Goal::AllOff => &MEMO,
+        Goal::FirstOff => &FIRST_MEMO,
+    };
+    memo.with(|m| {
         let mut memo = m.borrow_mut();
         if memo.spans.len() > MEMO_CAP {
             memo.clear();
         }
         let mut search = Search {
             one,
+            goal,
             memo: &mut memo,
             gens: Vec::new(),
         };
         let i = search.entry(&side_position(side), 0);
-        Some(memo.distribution(i))
+        memo.distribution(i)
     })
 }
 
@@ -300,6 +351,43 @@ pub fn race_win(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
         win += m[n] * tail;
     }
     Some(win.clamp(0.0, 1.0))
+}
+
+/// Gammon chances of the race `pos` for the player on roll, `(win gammon, lose
+/// gammon)`, from [`rolls_distribution`] of the side that may win one and
+/// [`first_off_distribution`] of the side that may lose one. Each is `None` when the
+/// side that would lose it has a checker off already (no gammon: the caller's tables
+/// know) or a side is over `limit`.
+///
+/// The mover's `n`-th roll comes before the opponent's `n`-th: the mover wins a
+/// gammon when it finishes on roll `n` and the opponent's first checker is not off
+/// in `n - 1` rolls, and loses one when the opponent finishes on roll `n` and the
+/// mover's first checker is not off in `n` rolls.
+pub fn race_gammons(one: &OneSidedDb, pos: &Position, limit: u64) -> (Option<f64>, Option<f64>) {
+    let Some((mover, opponent)) = race_sides(pos) else {
+        return (None, None);
+    };
+    let finished = |s: &Side| s.iter().all(|&c| c == 0);
+    if finished(&mover) || finished(&opponent) {
+        return (None, None);
+    }
+    // P(X >= n) for n in 0..RACE_ROLLS.
+    let at_least = |d: &[f64; RACE_ROLLS]| {
+        let mut t = [0f64; RACE_ROLLS + 1];
+        for n in (0..RACE_ROLLS).rev() {
+            t[n] = t[n + 1] + d[n];
+        }
+        t
+    };
+    let gammon = |finisher: &Side, saver: &Side, lag: usize| -> Option<f64> {
+        let f = rolls_distribution(one, finisher, limit)?;
+        let s = at_least(&first_off_distribution(one, saver, limit)?);
+        let g: f64 = (1..RACE_ROLLS)
+            .map(|n| f[n] * s[(n + lag).min(RACE_ROLLS)])
+            .sum();
+        Some(g.clamp(0.0, 1.0))
+    };
+    (gammon(&mover, &opponent, 0), gammon(&opponent, &mover, 1))
 }
 
 #[cfg(test)]
@@ -374,6 +462,50 @@ mod tests {
         MEMO.with(|m| m.borrow_mut().clear());
         let again = rolls_distribution(one(), &s, 1_000_000).unwrap();
         assert_eq!(cold.map(f64::to_bits), again.map(f64::to_bits));
+    }
+
+    /// One checker on the 7-point and 14 on the 6-point: the first checker is off at
+    /// once with 17 of 36 rolls (6-x bringing the straggler in with x bearing off, a
+    /// sum of 7 landing it on the other die's point, 2-2, 3-3, 6-6: see
+    /// `gammon_save`'s tests); the other 19/36 of the mass comes later. Against a
+    /// finisher that is off in one roll, the saver on roll is gammoned 19/36 of the
+    /// time; the finisher on roll wins the gammon for sure.
+    #[test]
+    fn first_off_and_gammons_by_hand() {
+        let saver = side(&[(7, 1), (6, 14)]);
+        let d = first_off_distribution(one(), &saver, 100_000).unwrap();
+        assert!((d[1] - 17.0 / 36.0).abs() < 1e-6, "{}", d[1]);
+        assert!((d[2..].iter().sum::<f64>() - 19.0 / 36.0).abs() < 1e-6);
+        assert_eq!(d[0], 0.0);
+        assert_eq!(
+            first_off_distribution(one(), &side(&[(7, 1), (6, 13)]), 100_000),
+            None
+        );
+        let mut m = [0u8; 25];
+        let mut o = [0u8; 25];
+        m[6] = 1;
+        m[5] = 14;
+        o[0] = 1;
+        let pos = Position::from_arrays(&m, &o).unwrap();
+        let (win_g, lose_g) = race_gammons(one(), &pos, 100_000);
+        assert!((lose_g.unwrap() - 19.0 / 36.0).abs() < 1e-6, "{lose_g:?}");
+        // The finisher has a checker off already: the saver cannot win a gammon.
+        assert_eq!(win_g, None);
+        let (win_g, _) = race_gammons(one(), &pos.switch_sides(), 100_000);
+        assert!((win_g.unwrap() - 1.0).abs() < 1e-6, "{win_g:?}");
+    }
+
+    /// A home side's first-off distribution is the table's.
+    #[test]
+    fn home_first_off_is_the_table() {
+        let s = side(&[(6, 3), (4, 5), (1, 7)]);
+        let d = first_off_distribution(one(), &s, 0).unwrap();
+        let mut home = [0u8; POINTS];
+        home.copy_from_slice(&s[..POINTS]);
+        let t = one().first_off_distribution(&home).unwrap();
+        for (n, &p) in t.iter().enumerate() {
+            assert!((d[n] - f64::from(p)).abs() < 1e-7, "{n}");
+        }
     }
 
     /// GNU Backgammon's bench race `768AAMB9IQARAA` 6-5 (60 pips with checkers on
