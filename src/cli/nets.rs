@@ -19,8 +19,9 @@ pub fn endgame() -> Option<&'static dyn Endgame> {
 }
 
 /// The tables of [`endgame`] refined by the exact race searches an analysis asked
-/// for: gammon chances ([`ExactGammons`], each search at most `gammons` positions)
-/// and win chances ([`ExactRace`], sides of at most `race` dominated positions).
+/// for: one-sided win and gammon chances ([`ExactRace`], sides of at most `race`
+/// dominated positions) and, over them, exact gammon chances ([`ExactGammons`],
+/// each search at most `gammons` positions).
 /// `None` when neither is asked for (the evaluator keeps its tables).
 pub fn exact_endgame(gammons: Option<usize>, race: Option<u64>) -> Option<&'static dyn Endgame> {
     if gammons.is_none() && race.is_none() {
@@ -28,11 +29,13 @@ pub fn exact_endgame(gammons: Option<usize>, race: Option<u64>) -> Option<&'stat
     }
     let db = tables();
     let mut e: &'static dyn Endgame = db;
-    if let Some(budget) = gammons {
-        e = Box::leak(Box::new(ExactGammons::new(db, budget)));
-    }
+    // The one-sided race chances first, the exact gammon search over them where it
+    // decides (see `ExactGammons`).
     if let Some(limit) = race {
         e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));
+    }
+    if let Some(budget) = gammons {
+        e = Box::leak(Box::new(ExactGammons::new(e, db.one_sided(), budget)));
     }
     Some(e)
 }

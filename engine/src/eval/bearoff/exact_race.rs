@@ -1,20 +1,31 @@
-//! An [`Endgame`] that puts the one-sided search's win chance
-//! ([`race_win`]) in place of the race net's wherever both sides'
-//! searches fit a limit, on top of another endgame (the tables, or the tables with
-//! exact gammons).
+//! An [`Endgame`] that puts the one-sided searches' win chance ([`race_win`]) and
+//! gammon chances ([`race_gammons`]) in place of the race net's wherever the sides
+//! they need fit a limit, on top of another endgame (usually the tables).
 //!
-//! Why a wrapper: the win chance and the gammon chances come from different searches
-//! with different costs, and an analyst may want either or both, so each is a layer,
-//! and the fingerprint names the stack.
+//! Why a wrapper: the one-sided chances and the exact gammon search
+//! ([`ExactGammons`](super::gammon_save::ExactGammons)) have different costs and
+//! reach, and an analyst may want either or both, so each is a layer, and the
+//! fingerprint names the stack.
+//!
+//! The gammon chances here play the saver to bear its first checker off in the
+//! fewest expected rolls, not for the finisher's actual distribution as the exact
+//! search does, yet they come close to it: in GNU Backgammon's bench race
+//! `/w0AAHCvUCEJAA` 1-5, 0.622 and 0.629 lose-gammon for 16/11 8/7 and 18/17 16/11
+//! against the exact search's 0.621 and 0.628 (the race net: 0.698 and 0.685, the
+//! other order); in `/zIAAHCvUFAUAA` 3-5 0.782 and 0.786 for 15/10 9/6 and 15/10
+//! 14/11 (exact 0.779 and 0.783; net 0.816 and 0.828). They need no finisher at
+//! home, and a saver's first-off search is far smaller than its full one.
 
-use super::race_distribution::race_win;
+use super::race_distribution::{race_gammons, race_win};
 use super::OneSidedDb;
 use crate::eval::neural::Endgame;
 use crate::eval::Probs;
 use crate::position::Position;
 
-/// `inner` with exact race win chances for sides whose
-/// [`dominated_count`](super::race_distribution::dominated_count) is at most `limit`.
+/// `inner` with one-sided race win chances where both sides'
+/// [`dominated_count`](super::race_distribution::dominated_count)s are at most
+/// `limit`, and gammon chances where the finisher's and the saver's (first-off
+/// [`dominated_full_count`](super::race_distribution::dominated_full_count)) are.
 ///
 /// Not the default: a search costs from milliseconds to tens of seconds (see
 /// [`race_distribution`](super::race_distribution)), against about a microsecond for the race net, so it is
@@ -42,23 +53,79 @@ impl Endgame for ExactRace<'_> {
     fn checksum(&self) -> u64 {
         // FNV-1a over the inner checksum, a tag and the limit.
         let mut bytes = self.inner.checksum().to_le_bytes().to_vec();
-        bytes.extend_from_slice(b"exact-race");
+        // "+gammons": since 0.10.1 the layer sets the gammon chances too.
+        bytes.extend_from_slice(b"exact-race+gammons");
         bytes.extend_from_slice(&self.limit.to_le_bytes());
         super::fnv1a(&bytes)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
         let refined = self.inner.refine_race(pos, probs);
-        let Some(w) = race_win(self.one, pos, self.limit) else {
-            return refined;
-        };
-        let w = w as f32;
-        let [_, wg, wbg, lg, lbg] = refined.0;
+        let [mut w, mut wg, wbg, mut lg, lbg] = refined.0;
+        if let Some(x) = race_win(self.one, pos, self.limit) {
+            w = x as f32;
+        }
+        let (win_g, lose_g) = race_gammons(self.one, pos, self.limit);
+        if let Some(g) = win_g {
+            wg = g as f32;
+        }
+        if let Some(g) = lose_g {
+            lg = g as f32;
+        }
         // Cumulative convention: backgammons within gammons within wins (losses).
         let wbg = wbg.min(w);
         let wg = wg.min(w).max(wbg);
         let lbg = lbg.min(1.0 - w);
         let lg = lg.min(1.0 - w).max(lbg);
         Probs([w, wg, wbg, lg, lbg])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::bearoff::gammon_save::{gammon_chances, Memo};
+    use crate::eval::bearoff::BearoffDb;
+    use crate::ids::position_id;
+
+    /// GNU Backgammon's bench race `X90GAQCFBwAAAA` 2-1 (see `gammon_save`'s
+    /// tests): the mover wins a gammon only if the opponent, one checker on its
+    /// 11-point and 14 home, misses its first checker off long enough. The
+    /// one-sided first-off chances agree with the exact search to 0.001 on every
+    /// play (0.0100 for GNU Backgammon 2-ply's best, 2/off 1/off, where the race net
+    /// says 0.001), and with them the 0-ply choice is GNU Backgammon's.
+    #[test]
+    fn gammons_agree_with_the_exact_search() {
+        let db = BearoffDb::global();
+        let one = db.one_sided();
+        let parent = position_id::decode("X90GAQCFBwAAAA").unwrap();
+        let moves = crate::movegen::legal_moves(&parent, crate::dice::Dice::new(2, 1).unwrap());
+        for m in &moves {
+            let next = m.next_position();
+            // Seen by the saver, on roll: the mover's gammon is its loss.
+            let (_, one_sided) = race_gammons(one, &next, 1_000_000);
+            let (_, exact) = gammon_chances(one, &next, 100_000, &mut Memo::default());
+            let (a, b) = (one_sided.unwrap(), f64::from(exact.unwrap()));
+            assert!(
+                (a - b).abs() < 1e-3,
+                "{}: {a} {b}",
+                position_id::encode(&next)
+            );
+        }
+        let mut eval = crate::testutil::default_nets();
+        let exact = ExactRace::new(db, one, 1_000_000);
+        eval.endgame = Some(&exact);
+        let i = crate::eval::Evaluator::choose_index(&eval, &parent, &moves).unwrap();
+        assert_eq!(
+            position_id::encode(&moves[i].next_position()),
+            "4AEA4KvbIAAAAA"
+        );
+        // Seen by the saver, on roll after the play.
+        let p = crate::eval::Evaluator::evaluate(&eval, &moves[i].next_position()).0;
+        assert!((p[3] - 0.0100).abs() < 0.001, "{p:?}");
+        assert!(
+            p[0] >= p[1] && p[1] >= p[2] && 1.0 - p[0] >= p[3] && p[3] >= p[4],
+            "{p:?}"
+        );
     }
 }

@@ -38,7 +38,6 @@
 
 use super::index::POINTS;
 use super::one_sided::{side_of, side_position, MAX_ROLLS};
-use super::BearoffDb;
 use super::{opponent_home, OneSidedDb};
 use crate::dice::Dice;
 use crate::eval::neural::Endgame;
@@ -238,50 +237,56 @@ pub fn gammon_chances(
     (win, lose)
 }
 
-/// The bear-off tables with exact gammon chances in races: an [`Endgame`] that
-/// refines the race net's probabilities like [`BearoffDb::refine_race`] and then
+/// Exact gammon chances in races on top of another endgame: an [`Endgame`] that
+/// refines the race net's probabilities with `inner` (the tables, or the tables
+/// with [`ExactRace`](super::exact_race::ExactRace)'s one-sided chances) and then
 /// replaces its gammon chances by [`gammon_chances`] wherever the search decides
-/// them within `budget` positions.
+/// them within `budget` positions. It goes last because where it decides, it is
+/// the better answer: its saver plays for the finisher's actual distribution,
+/// `ExactRace`'s only for its own expected rolls.
 ///
 /// Not the default: the search costs milliseconds to seconds a position (see the
 /// module docs), against about a microsecond for the race net, so it is for
 /// analysing a position (`eval`, `hint`, `bench hint` with `--exact-gammons`), not for
-/// rollouts. Its [`Endgame::checksum`] differs from the tables' so that results
+/// rollouts. Its [`Endgame::checksum`] differs from `inner`'s so that results
 /// computed with it carry their own engine fingerprint.
 pub struct ExactGammons<'a> {
-    db: &'a BearoffDb,
+    inner: &'a dyn Endgame,
+    one: &'a OneSidedDb,
     budget: usize,
 }
 
 impl<'a> ExactGammons<'a> {
-    /// The tables `db` with searches of at most `budget` positions each.
-    pub fn new(db: &'a BearoffDb, budget: usize) -> Self {
-        ExactGammons { db, budget }
+    /// `inner` refined by searches of at most `budget` positions each, with `one`
+    /// for the finishers' distributions.
+    pub fn new(inner: &'a dyn Endgame, one: &'a OneSidedDb, budget: usize) -> Self {
+        ExactGammons { inner, one, budget }
     }
 
     /// [`gammon_chances`] with a memo of its own: whether the budget suffices, and so
     /// the result, never depends on what was evaluated before (a shared memo would
     /// make it depend on the threads' order).
     pub fn gammon_chances(&self, pos: &Position) -> (Option<f32>, Option<f32>) {
-        gammon_chances(self.db.one_sided(), pos, self.budget, &mut Memo::default())
+        gammon_chances(self.one, pos, self.budget, &mut Memo::default())
     }
 }
 
 impl Endgame for ExactGammons<'_> {
     fn probs(&self, pos: &Position) -> Option<Probs> {
-        self.db.probs(pos)
+        self.inner.probs(pos)
     }
 
     fn checksum(&self) -> u64 {
-        // FNV-1a over the tables' checksum, a tag and the budget.
-        let mut bytes = self.db.checksum().to_le_bytes().to_vec();
+        // FNV-1a over the inner checksum, a tag and the budget (on the bare tables,
+        // the fingerprint of earlier releases).
+        let mut bytes = self.inner.checksum().to_le_bytes().to_vec();
         bytes.extend_from_slice(b"exact-gammons");
         bytes.extend_from_slice(&(self.budget as u64).to_le_bytes());
         super::fnv1a(&bytes)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
-        let refined = self.db.refine_race(pos, probs);
+        let refined = self.inner.refine_race(pos, probs);
         let (win_g, lose_g) = self.gammon_chances(pos);
         let [w, mut wg, wbg, mut lg, lbg] = refined.0;
         // Cumulative convention: gammons within wins, backgammons within gammons.
@@ -298,6 +303,7 @@ impl Endgame for ExactGammons<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::bearoff::BearoffDb;
     use crate::ids::position_id;
 
     fn db() -> &'static BearoffDb {
@@ -420,7 +426,7 @@ mod tests {
             assert!(value(other) < 1e-4, "{other}");
         }
         let mut eval = crate::testutil::default_nets();
-        let exact = ExactGammons::new(db(), 100_000);
+        let exact = ExactGammons::new(db(), db().one_sided(), 100_000);
         eval.endgame = Some(&exact);
         let parent = position_id::decode("X90GAQCFBwAAAA").unwrap();
         let moves = crate::movegen::legal_moves(&parent, crate::dice::Dice::new(2, 1).unwrap());

@@ -235,6 +235,17 @@ impl Search<'_> {
 /// many checkers on it and above as `side` has (checkers only move down). Every
 /// position a search from `side` memoises is one of them, or home.
 pub fn dominated_count(side: &Side) -> u64 {
+    dominated(side, false)
+}
+
+/// [`dominated_count`] of the positions with all 15 checkers still on the board: the
+/// ones a first-off search ([`first_off_distribution`]) can visit.
+pub fn dominated_full_count(side: &Side) -> u64 {
+    dominated(side, true)
+}
+
+/// [`dominated_count`], of every number of checkers or (`full`) of 15 only.
+fn dominated(side: &Side, full: bool) -> u64 {
     // above[k] = checkers of `side` on points k + 1 and higher.
     let mut above = [0usize; 25];
     for k in (0..24).rev() {
@@ -259,7 +270,11 @@ pub fn dominated_count(side: &Side) -> u64 {
             }
             dp = next;
         }
-        dp.iter().sum()
+        if full {
+            dp[15]
+        } else {
+            dp.iter().sum()
+        }
     };
     count(0, false) - count(0, true)
 }
@@ -277,7 +292,7 @@ pub fn rolls_distribution(one: &OneSidedDb, side: &Side, limit: u64) -> Option<[
 /// The distribution of the rolls `side` (all 15 checkers on the board, none off)
 /// needs to bear its first checker off (entry `n` = P(exactly `n`)), each roll played
 /// to minimise the expected rolls to that; `None` unless `side` holds exactly 15
-/// checkers, or when its [`dominated_count`] exceeds `limit`.
+/// checkers, or when its [`dominated_full_count`] exceeds `limit`.
 ///
 /// It decides gammons ([`race_gammons`]): the side is gammoned if the other is done
 /// first. Minimising the expected rolls is the one-sided approximation again: a
@@ -288,7 +303,9 @@ pub fn first_off_distribution(
     side: &Side,
     limit: u64,
 ) -> Option<[f64; RACE_ROLLS]> {
-    if side.iter().map(|&c| usize::from(c)).sum::<usize>() != 15 || dominated_count(side) > limit {
+    if side.iter().map(|&c| usize::from(c)).sum::<usize>() != 15
+        || dominated_full_count(side) > limit
+    {
         return None;
     }
     Some(search(one, Goal::FirstOff, side))
