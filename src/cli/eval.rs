@@ -27,11 +27,12 @@ pub struct Args {
     /// else the net answers.
     #[arg(long, value_name = "N")]
     pub exact_gammons: Option<usize>,
-    /// Win chance of a race from an exact one-sided search instead of the race net
-    /// (each side's distribution of rolls to bear off, every play of every roll
+    /// Win and gammon chances of a race from exact one-sided searches instead of the
+    /// race net (each side's distribution of rolls to bear off all its checkers, or
+    /// its first one for a side that may be gammoned; every play of every roll
     /// searched), where each side could reach at most N positions; else the net
-    /// answers. Milliseconds to tens of seconds a position (N = 2000000: about 20 s
-    /// for sides of 80-95 pips): meant for 0-ply analysis.
+    /// answers. Milliseconds to a minute or two a position (N = 2000000): meant for
+    /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
     #[arg(long, value_name = "N")]
     pub exact_race: Option<u64>,
 }

@@ -124,8 +124,9 @@ pub struct LabelArgs {
     /// saver's plays knows.
     #[arg(long, value_name = "N", conflicts_with = "rollout")]
     pub exact_gammons: Option<usize>,
-    /// With `--ply 0`: win chances of races from the exact one-sided search (see
-    /// `bgfarm hint --help`) for sides that could reach at most N positions.
+    /// With `--ply 0`: win and gammon chances of races from the exact one-sided
+    /// searches (see `bgfarm hint --help`) for sides that could reach at most N
+    /// positions.
     #[arg(long, value_name = "N", conflicts_with = "rollout")]
     pub exact_race: Option<u64>,
     /// Label at most this many positions in this run.

@@ -20,6 +20,10 @@
 //! Values depend on nothing but `s`, so one memo serves every query of a thread
 //! ([`MEMO_CAP`] positions at most; clearing it costs time, never changes a value).
 //!
+//! The same search with the first checker off as its goal (a side with fewer than
+//! 15 checkers needs no more rolls, a home side has the first-off table's
+//! distribution) gives the distribution that decides gammons: [`race_gammons`].
+//!
 //! Cost: a side's search visits the positions its checkers can reach, which grows
 //! fast with how far out they are. [`dominated_count`] bounds that number from the
 //! side alone, so whether a query is searched never depends on what the memo holds.
@@ -212,7 +216,16 @@ impl Search<'_> {
         for (dice, weight) in Dice::ALL_21 {
             let mut gen = std::mem::take(&mut self.gens[depth]);
             let mut best: Option<(f32, u32)> = None;
-            for m in gen.generate(pos, dice) {
+            let moves = gen.generate(pos, dice);
+            if self.goal == Goal::FirstOff && moves.iter().any(|m| m.result().mover_checkers() < 15)
+            {
+                // A checker off now is the best there is: no need to search the
+                // other plays (most of a first-off search's cost without this).
+                d[1] += f64::from(weight) / 36.0;
+                self.gens[depth] = gen;
+                continue;
+            }
+            for m in moves {
                 let i = self.entry(m.result(), depth + 1);
                 let e = self.memo.spans[i as usize].expected;
                 if best.is_none_or(|(b, _)| e < b) {
