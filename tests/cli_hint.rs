@@ -14,6 +14,13 @@ fn moves_of(v: &serde_json::Value) -> &Vec<serde_json::Value> {
     v["moves"].as_array().expect("moves array")
 }
 
+/// `bgfarm hint ID DICE --ply 0 --json` with `extra` options.
+fn hint_ply0(id: &str, dice: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["hint", id, dice, "--ply", "0", "--json"];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
 #[test]
 fn hint_json_ranks_every_legal_play() {
     // A filter wide enough that the leaders are searched whatever the nets think
@@ -260,18 +267,9 @@ fn filter_study_writes_its_table_and_csv() {
 /// too, and `train label` refuses the option above 0-ply.
 #[test]
 fn exact_gammons_from_the_cli() {
-    let plain = json(&["hint", "X90GAQCFBwAAAA", "21", "--ply", "0", "--json"]);
+    let plain = hint_ply0("X90GAQCFBwAAAA", "21", &[]);
     assert_eq!(moves_of(&plain)[0]["move"], "6/4 1/off");
-    let exact = json(&[
-        "hint",
-        "X90GAQCFBwAAAA",
-        "21",
-        "--ply",
-        "0",
-        "--exact-gammons",
-        "100000",
-        "--json",
-    ]);
+    let exact = hint_ply0("X90GAQCFBwAAAA", "21", &["--exact-gammons", "100000"]);
     let best = &moves_of(&exact)[0];
     assert_eq!(best["move"], "2/off 1/off");
     let wg = best["probs"][1].as_f64().unwrap_or(-1.0);
@@ -316,18 +314,9 @@ fn exact_gammons_from_the_cli() {
 /// for the position after that play, and `train label` refuses it above 0-ply.
 #[test]
 fn exact_race_from_the_cli() {
-    let plain = json(&["hint", "768AAMB9IQARAA", "65", "--ply", "0", "--json"]);
+    let plain = hint_ply0("768AAMB9IQARAA", "65", &[]);
     assert_eq!(moves_of(&plain)[0]["move"], "17/6");
-    let exact = json(&[
-        "hint",
-        "768AAMB9IQARAA",
-        "65",
-        "--ply",
-        "0",
-        "--exact-race",
-        "1000000",
-        "--json",
-    ]);
+    let exact = hint_ply0("768AAMB9IQARAA", "65", &["--exact-race", "1000000"]);
     let best = &moves_of(&exact)[0];
     assert_eq!(best["move"], "20/15 17/11");
     let win = best["probs"][0].as_f64().unwrap_or(-1.0);

@@ -51,12 +51,8 @@ impl Endgame for ExactRace<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // FNV-1a over the inner checksum, a tag and the limit.
-        let mut bytes = self.inner.checksum().to_le_bytes().to_vec();
         // "+gammons": since 0.10.1 the layer sets the gammon chances too.
-        bytes.extend_from_slice(b"exact-race+gammons");
-        bytes.extend_from_slice(&self.limit.to_le_bytes());
-        super::fnv1a(&bytes)
+        super::layer_checksum(self.inner, b"exact-race+gammons", self.limit)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {

@@ -277,12 +277,8 @@ impl Endgame for ExactGammons<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // FNV-1a over the inner checksum, a tag and the budget (on the bare tables,
-        // the fingerprint of earlier releases).
-        let mut bytes = self.inner.checksum().to_le_bytes().to_vec();
-        bytes.extend_from_slice(b"exact-gammons");
-        bytes.extend_from_slice(&(self.budget as u64).to_le_bytes());
-        super::fnv1a(&bytes)
+        // On the bare tables, the fingerprint of earlier releases.
+        super::layer_checksum(self.inner, b"exact-gammons", self.budget as u64)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {

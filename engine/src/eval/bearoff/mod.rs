@@ -235,6 +235,16 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The checksum of an analysis layer over `inner` (FNV-1a over the inner checksum,
+/// the layer's `tag` and its size limit), so that results computed with the layer
+/// carry their own engine fingerprint.
+fn layer_checksum(inner: &dyn crate::eval::neural::Endgame, tag: &[u8], limit: u64) -> u64 {
+    let mut bytes = inner.checksum().to_le_bytes().to_vec();
+    bytes.extend_from_slice(tag);
+    bytes.extend_from_slice(&limit.to_le_bytes());
+    fnv1a(&bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
