@@ -286,25 +286,7 @@ fn exact_gammons_from_the_cli() {
         (e["probs"][3].as_f64().unwrap_or(-1.0) - wg).abs() < 1e-6,
         "{e}"
     );
-    let dir = std::env::temp_dir().join(format!("bgfarm-cli-exact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let positions = dir.join("p.txt");
-    std::fs::write(&positions, "4AEA4KvbIAAAAA\n").expect("write");
-    let out = common::bgfarm(&[
-        "train",
-        "label",
-        "--positions",
-        positions.to_str().unwrap_or(""),
-        "--out",
-        dir.join("l.txt").to_str().unwrap_or(""),
-        "--ply",
-        "1",
-        "--exact-gammons",
-        "1000",
-    ]);
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--exact-gammons"));
+    label_refuses_above_ply0("4AEA4KvbIAAAAA", "--exact-gammons");
 }
 
 /// `--exact-race` from the CLI: in the bench race `768AAMB9IQARAA` 6-5 the race
@@ -326,10 +308,16 @@ fn exact_race_from_the_cli() {
     let e = json(&["eval", &after, "--exact-race", "1000000", "--json"]);
     let theirs = e["probs"][0].as_f64().unwrap_or(-1.0);
     assert!((1.0 - theirs - win).abs() < 1e-6, "{e}");
-    let dir = std::env::temp_dir().join(format!("bgfarm-cli-race-{}", std::process::id()));
+    label_refuses_above_ply0(&after, "--exact-race");
+}
+
+/// `train label --ply 1` with an exact search `option` is refused (code 2, the
+/// option named), and nothing is left behind.
+fn label_refuses_above_ply0(position: &str, option: &str) {
+    let dir = std::env::temp_dir().join(format!("bgfarm-cli-label{option}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let positions = dir.join("p.txt");
-    std::fs::write(&positions, format!("{after}\n")).expect("write");
+    std::fs::write(&positions, format!("{position}\n")).expect("write");
     let out = common::bgfarm(&[
         "train",
         "label",
@@ -339,10 +327,10 @@ fn exact_race_from_the_cli() {
         dir.join("l.txt").to_str().unwrap_or(""),
         "--ply",
         "1",
-        "--exact-race",
+        option,
         "1000",
     ]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--exact-race"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(option));
 }
