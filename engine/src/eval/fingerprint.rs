@@ -30,6 +30,9 @@
 //! weights and play as before). 0.10.0 makes those the default, with a screen net
 //! that decides which candidates the contact net values in a rollout's 0-ply
 //! choice and which net values the luck estimate (the hash covers the screen).
+//! 0.10.1 changes only an analysis option: `--exact-race` sets the gammon chances
+//! too (its layer's checksum, in the hash, changed with it); default play is
+//! 0.10.0's.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;
