@@ -27,7 +27,7 @@ use crate::position::Position;
 /// `limit`, and gammon chances where the finisher's and the saver's (first-off
 /// [`dominated_full_count`](super::race_distribution::dominated_full_count)) are.
 ///
-/// Not the default: a search costs from milliseconds to tens of seconds (see
+/// Not the default: a search costs from milliseconds to a minute or more (see
 /// [`race_distribution`](super::race_distribution)), against about a microsecond for the race net, so it is
 /// for analysing positions (`eval`, `hint`, `bench hint`, `train label` with
 /// `--exact-race`), not for rollouts.
