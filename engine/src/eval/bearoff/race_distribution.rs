@@ -20,9 +20,9 @@
 //! Values depend on nothing but `s`, so one memo serves every query of a thread
 //! ([`MEMO_CAP`] positions at most; clearing it costs time, never changes a value).
 //!
-//! The same search with the first checker off as its goal (a side with fewer than
-//! 15 checkers needs no more rolls, a home side has the first-off table's
-//! distribution) gives the distribution that decides gammons: [`race_gammons`].
+//! The same search with the first checker off as its goal (a roll that can bear a
+//! checker off ends it, a home side has the first-off table's distribution) gives
+//! the distribution that decides gammons: [`race_gammons`].
 //!
 //! Cost: a side's search visits the positions its checkers can reach, which grows
 //! fast with how far out they are. [`dominated_count`] bounds that number from the
@@ -190,11 +190,9 @@ impl Search<'_> {
         }
         let p = pos.pips();
         let mut d = [0f64; RACE_ROLLS];
-        if self.goal == Goal::FirstOff && pos.mover_checkers() < 15 {
-            // A checker is off: no more rolls needed.
-            d[0] = 1.0;
-            return self.memo.push(k, &d);
-        }
+        // A first-off search never gets here with a checker off: its root has 15
+        // and a roll that can bear one off is not searched further (below).
+        debug_assert!(self.goal == Goal::AllOff || pos.mover_checkers() == 15);
         if p[7..25].iter().all(|&c| c <= 0) {
             let mut home = [0u8; POINTS];
             for (i, c) in home.iter_mut().enumerate() {
