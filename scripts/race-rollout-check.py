@@ -2,7 +2,8 @@
 """How well bgfarm values race decisions, against GNU Backgammon 2-ply (the oracle bench).
 
 Usage: scripts/race-rollout-check.py [DECISIONS] [TRIALS] [NET]
-(defaults 80, 1296 and `default`; TRIALS 0 skips the rollouts, DECISIONS 0 takes all)
+(defaults 80, 1296 and `default`; TRIALS 0 skips the rollouts, DECISIONS 0 takes all;
+BGFARM_HINT_ARGS adds options to the 0-ply hints, e.g. "--exact-race 200000")
 
 For the first DECISIONS race decisions of engine/testdata/oracle/bench.jsonl with at
 least three plays, it takes GNU Backgammon 2-ply's five best plays and reports the
@@ -24,6 +25,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "bgfarm")
 BENCH = os.path.join(ROOT, "engine", "testdata", "oracle", "bench.jsonl")
+# More `bgfarm hint` options for the 0-ply values, e.g. "--exact-race 200000".
+HINT_ARGS = os.environ.get("BGFARM_HINT_ARGS", "").split()
 
 
 def run(*args):
@@ -43,7 +46,7 @@ def main():
     n = 0
     for d in races:
         dice = f"{d['dice'][0]}{d['dice'][1]}"
-        hint = run("hint", d["pos"], dice, "--ply", "0", "--json", "--net", net)
+        hint = run("hint", d["pos"], dice, "--ply", "0", "--json", "--net", net, *HINT_ARGS)
         notation = {m["result"]: m["move"] for m in hint["moves"]}
         ours = {m["result"]: m["equity"] for m in hint["moves"]}
         gnu2 = {m["result"]: m["eq2"] for m in d["moves"]}

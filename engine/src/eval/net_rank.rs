@@ -39,6 +39,7 @@
 
 use super::net::encode::{point_base, INPUTS, RAW_INPUTS};
 use super::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
+use super::net::race_features::{race_features, FIRST_OFF_SLOT};
 use super::neural::{EvalScratch, NeuralEvaluator};
 use super::pubeval::{self, PointTable, RankBase};
 use crate::position::Position;
@@ -59,6 +60,12 @@ const SHOTS_UNIT: u16 = (RAW_INPUTS + PER_SIDE) as u16;
 
 /// The net's inputs for the second block's `pip_loss` and `double` of the side that
 /// just moved (the second side's block, from the next player's side).
+/// The race net's inputs `none_off` and `first_off` of the side that just moved
+/// (slots 0 and 4 of the second side's race features: in a race the contact
+/// features' `shots` slot holds `none_off`).
+const NONE_OFF_UNIT: u16 = SHOTS_UNIT;
+const FIRST_OFF_UNIT: u16 = SHOTS_UNIT + 4;
+
 const LOSS_UNIT: u16 = (RAW_INPUTS + BASE_FEATURES + EXTRA_PER_SIDE) as u16;
 const DOUBLE_UNIT: u16 = LOSS_UNIT + 1;
 
@@ -100,6 +107,9 @@ pub struct NetRank {
     bar_w: f32,
     off_w: f32,
     own_bar: f32,
+    /// In races whose mover has borne off nothing: what bearing off its first checker
+    /// adds ([`RankBase::with_first_off`]), else 0.
+    first_off: f32,
     /// What the moved side's hits add to a move's score, per count: minus the
     /// gradient of the moved side's `shots` (/ 36), `double` (/ 36) and `pip_loss`
     /// (/ 36 x 24) features. Not in the table (they are not sums over points): the
@@ -117,6 +127,7 @@ impl Default for NetRank {
             bar_w: 0.0,
             off_w: 0.0,
             own_bar: 0.0,
+            first_off: 0.0,
             hits: HitWeights::default(),
             gradient: [0.0; INPUTS],
             rows: Vec::with_capacity(RAW_INPUTS),
@@ -159,6 +170,10 @@ impl NetRank {
         // The moved side's hit features (always 0 in a race).
         if contact {
             self.rows.extend([SHOTS_UNIT, DOUBLE_UNIT, LOSS_UNIT]);
+        }
+        let saver = !contact && pos.mover_off() == 0;
+        if saver {
+            self.rows.extend([NONE_OFF_UNIT, FIRST_OFF_UNIT]);
         }
         self.gradient = [0.0; INPUTS];
         eval.children_gradient(es, contact, &self.rows, &mut self.gradient);
@@ -205,6 +220,16 @@ impl NetRank {
         self.own_bar =
             -(0.5 * g[BAR_UNIT[1]] + 25.0 / PIP_SCALE * g[PIPS_UNIT[1]] - g[OFF_UNIT[1]] / 15.0);
         self.off_w = share * pub_off;
+        // The first checker off switches `none_off` from 1 to 0 and `first_off` from
+        // its value to 0 in one step: no per-point term can hold that, and without it
+        // the ranking put the gammon-saving bear-offs of a race last, so the search's
+        // pruning never let the net value them.
+        self.first_off = if saver {
+            g[usize::from(NONE_OFF_UNIT)]
+                + g[usize::from(FIRST_OFF_UNIT)] * race_features(pos)[FIRST_OFF_SLOT]
+        } else {
+            0.0
+        };
     }
 
     /// The weights of all three hit counts of
@@ -221,6 +246,7 @@ impl NetRank {
     /// [`NetRank::prepare`].
     pub fn base<'a>(&'a self, pos: &'a Position) -> RankBase<'a> {
         RankBase::with_terms(pos, &self.table, self.bar_w, self.off_w, self.own_bar)
+            .with_first_off(self.first_off)
     }
 }
 
@@ -240,7 +266,8 @@ mod tests {
     }
 
     /// Differences of table scores between moves equal those of
-    /// `share * PubEval - gradient . inputs`, computed densely.
+    /// `share * PubEval - gradient . inputs`, computed densely, plus in races the
+    /// first checker off's step in the gammon inputs.
     #[test]
     fn table_scores_are_the_linearized_net_plus_the_pubeval_share() {
         let eval = default_nets();
@@ -261,15 +288,24 @@ mod tests {
             let share = if contact { CONTACT_PUBEVAL_SHARE } else { 0.0 };
             let race = pubeval::is_race(pos);
             let mut g = [0f32; INPUTS];
-            let all: Vec<u16> = (0..RAW_INPUTS as u16).collect();
+            let mut all: Vec<u16> = (0..RAW_INPUTS as u16).collect();
+            all.extend([NONE_OFF_UNIT, FIRST_OFF_UNIT]);
             eval.children_gradient(&mut es, contact, &all, &mut g);
+            // A race mover's first checker off: `none_off` 1 -> 0 and `first_off`
+            // from its value before the move to 0.
+            let saver = !contact && pos.mover_off() == 0;
+            let first_off_before = f64::from(race_features(pos)[FIRST_OFF_SLOT]);
             let dense = |m: &crate::movegen::Move| -> f64 {
                 let x = raw(&m.next_position());
-                let lin: f64 = g
+                let mut lin: f64 = g
                     .iter()
                     .zip(&x)
                     .map(|(a, b)| f64::from(*a) * f64::from(*b))
                     .sum();
+                if saver && m.result().mover_off() > 0 {
+                    lin -= f64::from(g[usize::from(NONE_OFF_UNIT)])
+                        + f64::from(g[usize::from(FIRST_OFF_UNIT)]) * first_off_before;
+                }
                 f64::from(share) * f64::from(pubeval::score(m.result(), race)) - lin
             };
             let moves = gen.generate(pos, Dice::ALL_21[k % 21].0).to_vec();

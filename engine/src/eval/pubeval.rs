@@ -247,6 +247,9 @@ pub struct RankBase<'a> {
     points: f32,
     /// The mover's checkers on the board or bar.
     left: u32,
+    /// Added to the score of a move that bears a checker off (0 for PubEval; see
+    /// [`RankBase::with_first_off`]).
+    first_off: f32,
 }
 
 impl<'a> RankBase<'a> {
@@ -281,7 +284,17 @@ impl<'a> RankBase<'a> {
             own_bar,
             points,
             left: u32::from(before.mover_checkers()),
+            first_off: 0.0,
         }
+    }
+
+    /// The same base with `bonus` added to every move that bears a checker off: a
+    /// ranking's term for what a first checker off changes all at once (a race net's
+    /// gammon inputs), which the per-point terms cannot hold. Meant for bases of
+    /// positions whose mover has borne off none; 0 leaves the ranking as it was.
+    pub fn with_first_off(mut self, bonus: f32) -> RankBase<'a> {
+        self.first_off = bonus;
+        self
     }
 
     /// The position whose moves this base ranks.
@@ -315,6 +328,9 @@ impl<'a> RankBase<'a> {
         // Bit 25 is the bar: not a point term.
         changed &= !(1 << 25);
         let mut s = self.points;
+        if borne_off > 0 {
+            s += self.first_off;
+        }
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
             changed &= changed - 1;

@@ -316,3 +316,35 @@ fn forced_and_impossible_rolls() {
     let pass = s.position_probs(&closed.switch_sides(), 0).flip();
     assert!(close(&v, &pass, 1e-6), "{v:?} {pass:?}");
 }
+
+/// The mover (none off, one checker on its 8-point, 14 home) is gammoned unless it
+/// bears a checker off this roll, and every roll can: bring the straggler home with
+/// one die, bear off with the other. The opponent's last checker is on its 1-point.
+/// The pruning pass used to rank the bear-offs of the ten non-double rolls with a 1
+/// below five shuffles (the race net's gammon inputs change only when the first
+/// checker is off, which the linearized ranking did not see), so 1-ply said the
+/// mover is gammoned 10/36 of the time. Now it sees what the unpruned search sees.
+#[test]
+fn pruning_keeps_the_gammon_saving_bear_offs() {
+    let e = nets(true);
+    let pos = pos(&[
+        (8, 1),
+        (6, 3),
+        (5, 3),
+        (4, 3),
+        (3, 2),
+        (2, 2),
+        (1, 1),
+        (24, -1),
+    ]);
+    let mut off = Searcher::new(&e, Pruning::OFF, None);
+    let mut pruned = Searcher::new(&e, Pruning::DEFAULT, None);
+    for ply in 1..=2 {
+        let (a, b) = (
+            off.position_probs(&pos, ply),
+            pruned.position_probs(&pos, ply),
+        );
+        assert!(a.0[3] < 1e-6, "unpruned lose-gammon {}", a.0[3]);
+        assert!(b.0[3] < 1e-6, "pruned lose-gammon {} at {ply}-ply", b.0[3]);
+    }
+}

@@ -33,6 +33,9 @@
 use super::features::{BASE_FEATURES, FEATURES, PER_SIDE};
 use crate::position::Position;
 
+/// Slot of `first_off` in a side's features (item 4 above).
+pub const FIRST_OFF_SLOT: usize = 4;
+
 /// The race features of `pos` (no contact, both sides on the board): the mover's
 /// side, then the opponent's (the contact features' second block is 0 in a race).
 /// The caller decides it is a race.
