@@ -454,3 +454,104 @@ fn sibling_groups_are_written_and_fitted() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Race groups: `train siblings --class race` keeps the race net's positions, takes
+/// exact labels at 0-ply (refused deeper), and `train fit --nets race` fits the race
+/// net to their differences.
+#[test]
+fn race_sibling_groups_take_exact_labels_and_fit_the_race_net() {
+    let dir = fresh_dir("race-siblings");
+    let path = |f: &str| dir.join(f).display().to_string();
+    ok(&[
+        "train",
+        "positions",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--class",
+        "race",
+        "--out",
+        &path("pos.txt"),
+    ]);
+    let siblings = |extra: &[&str], out: &str| {
+        let (pos, out) = (path("pos.txt"), path(out));
+        let mut args = vec![
+            "train",
+            "siblings",
+            "--class",
+            "race",
+            "--positions",
+            &pos,
+            "--limit",
+            "30",
+            "--out",
+            &out,
+        ];
+        args.extend(extra);
+        bgfarm(&args)
+    };
+    let refused = siblings(&["--ply", "1", "--exact-race", "1000"], "bad.txt");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("0-ply only"));
+    for (extra, out) in [
+        (&["--ply", "0"][..], "net.txt"),
+        (&["--ply", "0", "--exact-race", "100000"][..], "exact.txt"),
+    ] {
+        let run = siblings(extra, out);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let (net, exact) = (read("net.txt"), read("exact.txt"));
+    let ids = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    };
+    // The same rolls, so the same groups; the exact search changes labels.
+    assert_eq!(ids(&net), ids(&exact));
+    assert_ne!(net, exact);
+    let members: Vec<&str> = exact.lines().filter(|l| !l.is_empty()).collect();
+    assert!(members.len() > 20, "{} members", members.len());
+    for line in members.iter().take(5) {
+        let id = line.split_whitespace().next().unwrap();
+        assert_eq!(
+            json(&["eval", id, "--json"])["evaluator"],
+            "race net",
+            "{id}"
+        );
+    }
+    let exact_path = path("exact.txt");
+    let out = bgfarm(&[
+        "train",
+        "fit",
+        "--data",
+        &exact_path,
+        "--siblings",
+        &exact_path,
+        "--init",
+        "fast",
+        "--nets",
+        "race",
+        "--epochs",
+        "1",
+        "--out",
+        &path("fit"),
+    ]);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("0 sibling groups of 0 contact positions"),
+        "{log}"
+    );
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("race") && l.contains("differences rmse")),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

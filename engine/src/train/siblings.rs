@@ -32,18 +32,19 @@ use crate::position::Position;
 const EQUITY_WEIGHTS: [f32; OUTPUTS] = [2.0, 1.0, 1.0, -1.0, -1.0];
 
 /// The distinct positions after the legal plays of `dice` in `pos` (the opponent on
-/// roll) that the contact net answers, in move-generation order; empty when fewer
+/// roll) that the net of `class` answers, in move-generation order; empty when fewer
 /// than two are (a group of one has no difference to learn).
 pub fn sibling_positions(
     eval: &NeuralEvaluator<'_>,
     gen: &mut MoveGenerator,
     pos: &Position,
     dice: Dice,
+    class: Class,
 ) -> Vec<Position> {
     let mut out: Vec<Position> = Vec::new();
     for m in gen.generate(pos, dice) {
         let next = m.next_position();
-        if eval.class(&next) == Class::Contact && !out.contains(&next) {
+        if eval.class(&next) == class && !out.contains(&next) {
             out.push(next);
         }
     }
@@ -181,7 +182,10 @@ mod tests {
         let eval = default_nets();
         let mut gen = MoveGenerator::new();
         let dice = Dice::new(3, 1).expect("dice");
-        let s = sibling_positions(&eval, &mut gen, &Position::STARTING, dice);
+        let s = sibling_positions(&eval, &mut gen, &Position::STARTING, dice, Class::Contact);
+        assert!(
+            sibling_positions(&eval, &mut gen, &Position::STARTING, dice, Class::Race).is_empty()
+        );
         assert_eq!(s.len(), gen.generate(&Position::STARTING, dice).len());
         assert!(s.len() >= 10);
         for (i, a) in s.iter().enumerate() {

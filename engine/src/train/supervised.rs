@@ -659,10 +659,16 @@ mod tests {
             .enumerate()
             .map(|(i, p)| {
                 let dice = Rng::for_stream(9, i as u64).roll();
-                sibling_positions(&eval, &mut gen, p, dice)
-                    .iter()
-                    .map(|q| label(q, &mut sc))
-                    .collect::<Vec<_>>()
+                sibling_positions(
+                    &eval,
+                    &mut gen,
+                    p,
+                    dice,
+                    crate::eval::neural::Class::Contact,
+                )
+                .iter()
+                .map(|q| label(q, &mut sc))
+                .collect::<Vec<_>>()
             })
             .filter(|g| !g.is_empty())
             .collect();

@@ -2,13 +2,17 @@
 //!
 //! For each position of a positions file (the player on roll, before the roll) it
 //! draws one roll and writes the positions after every legal play of it that the
-//! contact net answers, each labelled at `--ply` like `train label` does, as one
-//! group: `ID p1 .. p5` lines and a blank line after the group. Groups of fewer than
-//! two are skipped. Why groups: see `bgfarm_engine::train::siblings`.
+//! contact net (`--class race`: the race net) answers, each labelled at `--ply`
+//! like `train label` does, as one group: `ID p1 .. p5` lines and a blank line
+//! after the group. Groups of fewer than two are skipped. Why groups: see
+//! `bgfarm_engine::train::siblings`. Race groups can take their labels from the
+//! exact race searches (`--exact-race`), whose differences between plays are what
+//! the race net gets wrong most (see the README's race notes).
 
-use super::supervised::{create, io_err, pool, read_positions};
+use super::supervised::{create, io_err, pool, read_positions, Nets};
 use crate::cli::nets::load_evaluator;
 use crate::cli::CliError;
+use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::movegen::MoveGenerator;
 use bgfarm_engine::rng::Rng;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
@@ -44,13 +48,38 @@ pub struct SiblingsArgs {
     /// Use at most this many positions (the first ones).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Which net's positions make the groups (`both`: either net's, each group
+    /// one class).
+    #[arg(long, value_enum, default_value_t = Nets::Contact)]
+    pub class: Nets,
+    /// With `--ply 0`: win and gammon chances of races from the exact one-sided
+    /// searches for sides that could reach at most N positions (as `train label`).
+    #[arg(long, value_name = "N")]
+    pub exact_race: Option<u64>,
+    /// With `--ply 0`: gammon chances of races from the exact saver search within N
+    /// positions (as `train label`).
+    #[arg(long, value_name = "N")]
+    pub exact_gammons: Option<usize>,
     /// Worker threads (default: one per core). Never changes the output.
     #[arg(long)]
     pub threads: Option<usize>,
 }
 
 pub fn siblings(a: SiblingsArgs) -> Result<(), CliError> {
-    let eval = load_evaluator(&a.net)?;
+    let mut eval = load_evaluator(&a.net)?;
+    if let Some(e) = crate::cli::nets::exact_endgame(a.exact_gammons, a.exact_race) {
+        if a.ply != 0 {
+            return Err(CliError::msg(
+                "--exact-gammons and --exact-race label at 0-ply only (give --ply 0)",
+            ));
+        }
+        eval.endgame = Some(e);
+    }
+    let classes: &[Class] = match a.class {
+        Nets::Contact => &[Class::Contact],
+        Nets::Race => &[Class::Race],
+        Nets::Both => &[Class::Contact, Class::Race],
+    };
     let pool = pool(a.threads)?;
     let mut parents = read_positions(&a.positions)?;
     if let Some(l) = a.limit {
@@ -78,7 +107,11 @@ pub fn siblings(a: SiblingsArgs) -> Result<(), CliError> {
                     |(searcher, gen), (i, pos)| {
                         let index = (c * CHUNK + i) as u64;
                         let dice = Rng::for_stream(a.seed, index).roll();
-                        sibling_positions(&eval, gen, pos, dice)
+                        classes
+                            .iter()
+                            .map(|&c| sibling_positions(&eval, gen, pos, dice, c))
+                            .find(|g| !g.is_empty())
+                            .unwrap_or_default()
                             .into_iter()
                             .map(|p| Sample {
                                 pos: p,

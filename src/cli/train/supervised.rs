@@ -195,8 +195,8 @@ pub struct FitArgs {
     /// left out of the fit).
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub nets: Nets,
-    /// Sibling groups (`bgfarm train siblings` output) for the contact net: their
-    /// members are fitted like samples and, with `--sibling-weight`, to their equity
+    /// Sibling groups (`bgfarm train siblings` output), each for the net that
+    /// answers its members: their members are fitted like samples and, with `--sibling-weight`, to their equity
     /// differences within the group. Needs Adam.
     #[arg(long, num_args = 1..)]
     pub siblings: Vec<PathBuf>,
@@ -572,23 +572,42 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         race.len(),
         samples.len() - contact.len() - race.len()
     );
-    let mut groups = Vec::new();
-    if a.nets != Nets::Race {
-        for path in &a.siblings {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-            let parsed = parse_groups(&text)
-                .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?;
-            // Only the contact net's positions, and only groups left with two.
-            groups.extend(parsed.into_iter().filter_map(|mut g| {
-                g.retain(|s| eval.class(&s.pos) == Class::Contact);
-                (g.len() >= 2).then_some(g)
-            }));
+    // Each group goes to the net that answers its members (members of the other
+    // class are dropped), kept while it has two.
+    let (mut groups, mut race_groups) = (Vec::new(), Vec::new());
+    for path in &a.siblings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+        let parsed =
+            parse_groups(&text).map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?;
+        for g in parsed {
+            for (class, to) in [
+                (Class::Contact, &mut groups),
+                (Class::Race, &mut race_groups),
+            ] {
+                let kept: Vec<Sample> = g
+                    .iter()
+                    .copied()
+                    .filter(|s| eval.class(&s.pos) == class)
+                    .collect();
+                if kept.len() >= 2 {
+                    to.push(kept);
+                }
+            }
         }
+    }
+    match a.nets {
+        Nets::Contact => race_groups.clear(),
+        Nets::Race => groups.clear(),
+        Nets::Both => {}
+    }
+    if !a.siblings.is_empty() {
         eprintln!(
-            "{} sibling groups of {} contact positions",
+            "{} sibling groups of {} contact positions, {} of {} race positions",
             groups.len(),
-            groups.iter().map(Vec::len).sum::<usize>()
+            groups.iter().map(Vec::len).sum::<usize>(),
+            race_groups.len(),
+            race_groups.iter().map(Vec::len).sum::<usize>()
         );
     }
     match a.nets {
@@ -677,7 +696,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     let (c, r) = (&mut eval.contact, &mut eval.race);
     rayon::join(
         || fit_one(c, &contact, &groups, "contact"),
-        || fit_one(r, &race, &[], "race"),
+        || fit_one(r, &race, &race_groups, "race"),
     );
     save(&eval.contact, &a.out.join("contact.safetensors"))?;
     save(&eval.race, &a.out.join("race.safetensors"))?;
