@@ -19,6 +19,24 @@ fn ok(args: &[&str]) {
 }
 
 /// An empty directory of this test process (removed by the test at its end).
+/// `train positions`: the positions of `class` from `games` self-play games of seed
+/// `seed`, into `out`.
+fn selfplay(games: u32, seed: u64, class: &str, out: &str) {
+    let (games, seed) = (games.to_string(), seed.to_string());
+    ok(&[
+        "train",
+        "positions",
+        "--games",
+        &games,
+        "--seed",
+        &seed,
+        "--class",
+        class,
+        "--out",
+        out,
+    ]);
+}
+
 fn fresh_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bgfarm-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -30,16 +48,7 @@ fn fresh_dir(name: &str) -> std::path::PathBuf {
 fn fitting_only_the_contact_net_keeps_the_race_net() {
     let dir = fresh_dir("train");
     let path = |f: &str| dir.join(f).display().to_string();
-    ok(&[
-        "train",
-        "positions",
-        "--games",
-        "4",
-        "--seed",
-        "3",
-        "--out",
-        &path("pos.txt"),
-    ]);
+    selfplay(4, 3, "both", &path("pos.txt"));
     ok(&[
         "train",
         "label",
@@ -256,16 +265,7 @@ fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
             &path(file),
         ]);
     }
-    ok(&[
-        "train",
-        "positions",
-        "--games",
-        "6",
-        "--class",
-        "race",
-        "--out",
-        &path("race.txt"),
-    ]);
+    selfplay(6, 1, "race", &path("race.txt"));
     for file in ["bg.txt", "gam.txt", "race.txt"] {
         let ids = std::fs::read_to_string(dir.join(file)).unwrap();
         let ids: Vec<&str> = ids.lines().collect();
@@ -308,18 +308,7 @@ fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
 fn sibling_groups_are_written_and_fitted() {
     let dir = fresh_dir("siblings");
     let path = |f: &str| dir.join(f).display().to_string();
-    ok(&[
-        "train",
-        "positions",
-        "--games",
-        "3",
-        "--seed",
-        "5",
-        "--class",
-        "contact",
-        "--out",
-        &path("pos.txt"),
-    ]);
+    selfplay(3, 5, "contact", &path("pos.txt"));
     ok(&[
         "train",
         "siblings",
@@ -462,18 +451,7 @@ fn sibling_groups_are_written_and_fitted() {
 fn race_sibling_groups_take_exact_labels_and_fit_the_race_net() {
     let dir = fresh_dir("race-siblings");
     let path = |f: &str| dir.join(f).display().to_string();
-    ok(&[
-        "train",
-        "positions",
-        "--games",
-        "4",
-        "--seed",
-        "3",
-        "--class",
-        "race",
-        "--out",
-        &path("pos.txt"),
-    ]);
+    selfplay(4, 3, "race", &path("pos.txt"));
     let siblings = |extra: &[&str], out: &str| {
         let (pos, out) = (path("pos.txt"), path(out));
         let mut args = vec![
