@@ -9,8 +9,7 @@
 //! exact race searches (`--exact-race`), whose differences between plays are what
 //! the race net gets wrong most (see the README's race notes).
 
-use super::supervised::{create, io_err, pool, read_positions, Nets};
-use crate::cli::nets::load_evaluator;
+use super::supervised::{create, io_err, labelling_evaluator, pool, read_positions, Nets};
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::movegen::MoveGenerator;
@@ -66,15 +65,7 @@ pub struct SiblingsArgs {
 }
 
 pub fn siblings(a: SiblingsArgs) -> Result<(), CliError> {
-    let mut eval = load_evaluator(&a.net)?;
-    if let Some(e) = crate::cli::nets::exact_endgame(a.exact_gammons, a.exact_race) {
-        if a.ply != 0 {
-            return Err(CliError::msg(
-                "--exact-gammons and --exact-race label at 0-ply only (give --ply 0)",
-            ));
-        }
-        eval.endgame = Some(e);
-    }
+    let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
     let classes: &[Class] = match a.class {
         Nets::Contact => &[Class::Contact],
         Nets::Race => &[Class::Race],

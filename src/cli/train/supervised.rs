@@ -395,6 +395,27 @@ fn resume_point(path: &Path, positions: &[Position]) -> Result<usize, CliError> 
     Ok(n)
 }
 
+/// The nets `net` for labels at `ply`, with the exact race layers of
+/// `--exact-gammons` / `--exact-race` on top (0-ply only: at the leaves of a search
+/// they would take hours).
+pub(super) fn labelling_evaluator(
+    net: &str,
+    exact_gammons: Option<usize>,
+    exact_race: Option<u64>,
+    ply: u8,
+) -> Result<NeuralEvaluator<'static>, CliError> {
+    let mut eval = load_evaluator(net)?;
+    if let Some(e) = crate::cli::nets::exact_endgame(exact_gammons, exact_race) {
+        if ply != 0 {
+            return Err(CliError::msg(
+                "--exact-gammons and --exact-race label at 0-ply only (give --ply 0): at the leaves of a search they would take hours",
+            ));
+        }
+        eval.endgame = Some(e);
+    }
+    Ok(eval)
+}
+
 pub fn label(a: LabelArgs) -> Result<(), CliError> {
     if a.ply > MAX_LABEL_PLY {
         return Err(CliError::msg(format!(
@@ -402,15 +423,7 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             a.ply
         )));
     }
-    let mut eval = load_evaluator(&a.net)?;
-    if let Some(e) = crate::cli::nets::exact_endgame(a.exact_gammons, a.exact_race) {
-        if a.ply != 0 {
-            return Err(CliError::msg(
-                "--exact-gammons and --exact-race label at 0-ply only (give --ply 0): at the leaves of a search they would take hours",
-            ));
-        }
-        eval.endgame = Some(e);
-    }
+    let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
     let pool = pool(a.threads)?;
     let mut positions = read_positions(&a.positions)?;
     positions.retain(|p| a.class.answers(&eval, p));
