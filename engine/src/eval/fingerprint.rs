@@ -32,10 +32,11 @@
 //! choice and which net values the luck estimate (the hash covers the screen).
 //! 0.10.1 changes only an analysis option: `--exact-race` sets the gammon chances
 //! too (its layer's checksum, in the hash, changed with it); default play is
-//! 0.10.0's. 0.10.2 gives the linearized ranking a term for a race mover's first
-//! checker off (the race net's gammon inputs), so the n-ply search's pruning no
-//! longer drops gammon-saving bear-offs, and the luck estimate values them: 2-ply
-//! values of gammon races and variance-reduced trials that reach one change.
+//! 0.10.0's. 0.10.2 gives the linearized ranking of races the race inputs that are
+//! sums over checkers and terms for a mover's first checker off and for its last
+//! straggler out of the opponent's home board, so the n-ply search's pruning no
+//! longer drops gammon- and backgammon-saving plays, and the luck estimate values
+//! them: n-ply values of races and variance-reduced trials that reach one change.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

@@ -250,6 +250,9 @@ pub struct RankBase<'a> {
     /// Added to the score of a move that bears a checker off (0 for PubEval; see
     /// [`RankBase::with_first_off`]).
     first_off: f32,
+    /// Added to the score of a move after which the mover has no checker left in
+    /// the opponent's home board (0 for PubEval; see [`RankBase::with_escape`]).
+    escape: f32,
 }
 
 impl<'a> RankBase<'a> {
@@ -285,6 +288,7 @@ impl<'a> RankBase<'a> {
             points,
             left: u32::from(before.mover_checkers()),
             first_off: 0.0,
+            escape: 0.0,
         }
     }
 
@@ -294,6 +298,15 @@ impl<'a> RankBase<'a> {
     /// positions whose mover has borne off none; 0 leaves the ranking as it was.
     pub fn with_first_off(mut self, bonus: f32) -> RankBase<'a> {
         self.first_off = bonus;
+        self
+    }
+
+    /// The same base with `bonus` added to every move that takes the mover's last
+    /// checker out of the opponent's home board: in races the backgammon chances
+    /// come from exact escape tables, not from the net whose gradient the ranking
+    /// is, so only such a term lets the ranking see a backgammon saved.
+    pub fn with_escape(mut self, bonus: f32) -> RankBase<'a> {
+        self.escape = bonus;
         self
     }
 
@@ -330,6 +343,9 @@ impl<'a> RankBase<'a> {
         let mut s = self.points;
         if borne_off > 0 {
             s += self.first_off;
+        }
+        if self.escape != 0.0 && after[19..25].iter().all(|&c| c <= 0) {
+            s += self.escape;
         }
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;

@@ -182,22 +182,27 @@ fn stragglers(pos: &Position) -> Option<[u8; POINTS]> {
 /// in exactly n) P(opponent not out within n - 1).
 /// The escape table is built on the first call that needs it.
 pub fn backgammon_chances(one: &OneSidedDb, pos: &Position) -> (Option<f32>, Option<f32>) {
-    let chance = |runner: &Position, first: bool| -> Option<f32> {
-        // `runner`: seen by the side that may be backgammoned.
-        let side = stragglers(runner)?;
-        let finisher = opponent_home(runner)?;
-        let out = EscapeTable::global().within(&side)?;
-        let done = one.distribution(&finisher)?;
-        // The runner's rolls before the finisher's n-th: n, or n - 1 going second.
-        let lag = usize::from(!first);
-        let p: f64 = (1..MAX_ROLLS)
-            .map(|n| f64::from(done[n]) * (1.0 - f64::from(out[n - lag])))
-            .sum();
-        Some(p.clamp(0.0, 1.0) as f32)
-    };
+    let chance = |runner: &Position, first: bool| backgammon_chance(one, runner, first);
     let lose = chance(pos, true);
     let win = chance(&pos.switch_sides(), false);
     (win, lose)
+}
+
+/// The backgammon chance of the side `runner` is seen by (decided by the tables as
+/// in [`backgammon_chances`]), when it rolls first (`first`) or second. Going
+/// second is also the chance it is backgammoned if its roll now takes none of its
+/// stragglers out: what a roll that does is worth to it, at most.
+pub fn backgammon_chance(one: &OneSidedDb, runner: &Position, first: bool) -> Option<f32> {
+    let side = stragglers(runner)?;
+    let finisher = opponent_home(runner)?;
+    let out = EscapeTable::global().within(&side)?;
+    let done = one.distribution(&finisher)?;
+    // The runner's rolls before the finisher's n-th: n, or n - 1 going second.
+    let lag = usize::from(!first);
+    let p: f64 = (1..MAX_ROLLS)
+        .map(|n| f64::from(done[n]) * (1.0 - f64::from(out[n - lag])))
+        .sum();
+    Some(p.clamp(0.0, 1.0) as f32)
 }
 
 #[cfg(test)]

@@ -121,6 +121,14 @@ impl BearoffDb {
         race_probs(&self.one, &mover, &opponent)
     }
 
+    /// The chance that the player on roll of the race `pos` is backgammoned if this
+    /// roll takes none of its stragglers out of the opponent's home board
+    /// ([`escape::backgammon_chance`] going second), where the tables decide it:
+    /// what escaping now is worth, at most.
+    pub fn backgammon_if_stuck(&self, pos: &Position) -> Option<f32> {
+        escape::backgammon_chance(&self.one, pos, false)
+    }
+
     /// `probs` (a race net's, for the race `pos`, consistent) with the backgammon
     /// chances the tables decide exactly ([`escape::backgammon_chances`]) in place
     /// of the net's; the gammon chance on that side is raised to at least the
