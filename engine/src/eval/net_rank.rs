@@ -24,6 +24,14 @@
 //! PubEval's 86.0% and 0.0011, and adding PubEval made it worse at every weight
 //! tried (0.003 to 0.1).
 //!
+//! Races need three things the raw gradient lacks (since 0.10.2): the race inputs
+//! that are sums over checkers (`RACE_SUMS`) go into the table; a move that bears
+//! off a mover's first checker adds the gradient of the gammon inputs it switches
+//! off; and one that takes the last straggler out of the opponent's home board adds
+//! `ESCAPE_WEIGHT` times the tables' backgammon chance, which the net does not
+//! value. Without them the search's pruning dropped the plays that save gammons and
+//! backgammons (see `search::tests::pruning_keeps_the_gammon_saving_bear_offs`).
+//!
 //! The table: a move changes the mover's checkers (and hits the opponent's), and the
 //! net values the result from the opponent's side, whose raw inputs are per side
 //! and point four count units, plus bar, borne-off and pip-count units per side.
@@ -59,8 +67,6 @@ const PIPS_UNIT: [usize; 2] = [98, 197];
 /// first feature: the net sees the result from the next player's side).
 const SHOTS_UNIT: u16 = (RAW_INPUTS + PER_SIDE) as u16;
 
-/// The net's inputs for the second block's `pip_loss` and `double` of the side that
-/// just moved (the second side's block, from the next player's side).
 /// The race net's inputs `none_off` and `first_off` of the side that just moved
 /// (slots 0 and 4 of the second side's race features: in a race the contact
 /// features' `shots` slot holds `none_off`).
@@ -85,13 +91,16 @@ const RACE_SUMS: [(u16, PerChecker); 2] = [
 /// The ranking's bonus for a move that takes a race mover's last checker out of the
 /// opponent's home board, per unit of the backgammon chance of a roll that escapes
 /// nothing ([`BearoffDb::backgammon_if_stuck`]; a backgammon costs one more point,
-/// so this is up to twice the escape's equity). With only the net's gradient, 300 self-play races with a backgammon at
-/// stake had 2-ply values off by 0.14 RMS from the unpruned search's (0.32-0.40
-/// with the race features' gradient too); with this term, 0.00002. A fixed bonus
-/// (10) did as well there, but in gammon races with no backgammon in sight it kept
-/// the escapes ahead of better gammon saves.
+/// so this is up to twice the escape's equity). With only the net's gradient, 300
+/// self-play races with a backgammon at stake had 2-ply values off by 0.14 RMS
+/// from the unpruned search's (0.32-0.40 with the race features' gradient too);
+/// with this term, 0.00002. A fixed bonus (10) did as well there, but in gammon
+/// races with no backgammon in sight it kept the escapes ahead of better gammon
+/// saves.
 const ESCAPE_WEIGHT: f32 = 2.0;
 
+/// The net's inputs for the second block's `pip_loss` and `double` of the side that
+/// just moved (the second side's block, from the next player's side).
 const LOSS_UNIT: u16 = (RAW_INPUTS + BASE_FEATURES + EXTRA_PER_SIDE) as u16;
 const DOUBLE_UNIT: u16 = LOSS_UNIT + 1;
 
