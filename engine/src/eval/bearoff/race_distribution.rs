@@ -49,7 +49,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const RACE_ROLLS: usize = 64;
 
 /// Most positions a thread's memo keeps; beyond it the memo is emptied before the
-/// next query. About 60 bytes each: 240 MB.
+/// next query. About 60 bytes each: 240 MB. A query allowed more than half of it
+/// (`limit`) raises the cap to twice its limit: the candidates of one move share
+/// most of their positions, and a memo emptied between them made each candidate
+/// search again from nothing (a hint whose saver reaches 5.6 million positions,
+/// with `--exact-race 6000000`, had not finished after 48 CPU-minutes).
 pub const MEMO_CAP: usize = 4_000_000;
 
 /// A side's checkers in its own numbering, `[i]` = checkers on point `i + 1`.
@@ -299,7 +303,7 @@ pub fn rolls_distribution(one: &OneSidedDb, side: &Side, limit: u64) -> Option<[
     if side.iter().map(|&c| usize::from(c)).sum::<usize>() > 15 || dominated_count(side) > limit {
         return None;
     }
-    Some(search(one, Goal::AllOff, side))
+    Some(search(one, Goal::AllOff, side, limit))
 }
 
 /// The distribution of the rolls `side` (all 15 checkers on the board, none off)
@@ -321,18 +325,22 @@ pub fn first_off_distribution(
     {
         return None;
     }
-    Some(search(one, Goal::FirstOff, side))
+    Some(search(one, Goal::FirstOff, side, limit))
 }
 
-/// The distribution for `goal` from the thread's memo of that goal.
-fn search(one: &OneSidedDb, goal: Goal, side: &Side) -> [f64; RACE_ROLLS] {
+/// The distribution for `goal` from the thread's memo of that goal, which is kept
+/// unless it holds more than [`MEMO_CAP`] or twice `limit` positions.
+fn search(one: &OneSidedDb, goal: Goal, side: &Side, limit: u64) -> [f64; RACE_ROLLS] {
     let memo = match goal {
         Goal::AllOff => &MEMO,
         Goal::FirstOff => &FIRST_MEMO,
     };
+    let cap = usize::try_from(limit.saturating_mul(2))
+        .unwrap_or(usize::MAX)
+        .max(MEMO_CAP);
     memo.with(|m| {
         let mut memo = m.borrow_mut();
-        if memo.spans.len() > MEMO_CAP {
+        if memo.spans.len() > cap {
             memo.clear();
         }
         let mut search = Search {
