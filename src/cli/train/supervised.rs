@@ -196,8 +196,8 @@ pub struct FitArgs {
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub nets: Nets,
     /// Sibling groups (`bgfarm train siblings` output), each for the net that
-    /// answers its members: their members are fitted like samples and, with `--sibling-weight`, to their equity
-    /// differences within the group. Needs Adam.
+    /// answers its members: their members are fitted like samples and, with
+    /// `--sibling-weight`, to their equity differences within the group. Needs Adam.
     #[arg(long, num_args = 1..)]
     pub siblings: Vec<PathBuf>,
     /// Weight of the groups' equity-difference loss (0: the members count as plain
@@ -609,9 +609,16 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             }
         }
     }
+    // Only the nets being fitted keep their samples and groups.
     match a.nets {
-        Nets::Contact => race_groups.clear(),
-        Nets::Race => groups.clear(),
+        Nets::Contact => {
+            race.clear();
+            race_groups.clear();
+        }
+        Nets::Race => {
+            contact.clear();
+            groups.clear();
+        }
         Nets::Both => {}
     }
     if !a.siblings.is_empty() {
@@ -622,11 +629,6 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             race_groups.len(),
             race_groups.iter().map(Vec::len).sum::<usize>()
         );
-    }
-    match a.nets {
-        Nets::Contact => race.clear(),
-        Nets::Race => contact.clear(),
-        Nets::Both => {}
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;

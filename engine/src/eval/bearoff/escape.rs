@@ -182,9 +182,8 @@ fn stragglers(pos: &Position) -> Option<[u8; POINTS]> {
 /// in exactly n) P(opponent not out within n - 1).
 /// The escape table is built on the first call that needs it.
 pub fn backgammon_chances(one: &OneSidedDb, pos: &Position) -> (Option<f32>, Option<f32>) {
-    let chance = |runner: &Position, first: bool| backgammon_chance(one, runner, first);
-    let lose = chance(pos, true);
-    let win = chance(&pos.switch_sides(), false);
+    let win = backgammon_chance(one, &pos.switch_sides(), false);
+    let lose = backgammon_chance(one, pos, true);
     (win, lose)
 }
 
