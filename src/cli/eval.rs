@@ -35,6 +35,11 @@ pub struct Args {
     /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
     #[arg(long, value_name = "N")]
     pub exact_race: Option<u64>,
+    /// Races from one-sided roll distributions: the one-sided race net in this file
+    /// (`bgfarm train side-fit`) for every side not home, or not within
+    /// --exact-race's limit when that is given.
+    #[arg(long, value_name = "FILE")]
+    pub side_net: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -48,7 +53,11 @@ struct JsonOut<'a> {
 pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
     let mut eval = load_evaluator(&args.net)?;
-    if let Some(e) = exact_endgame(args.exact_gammons, args.exact_race) {
+    if let Some(e) = exact_endgame(
+        args.exact_gammons,
+        args.exact_race,
+        args.side_net.as_deref(),
+    )? {
         eval.endgame = Some(e);
     }
     let pos = input.position;

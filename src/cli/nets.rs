@@ -6,6 +6,8 @@ use super::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::exact_race::ExactRace;
 use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;
+use bgfarm_engine::eval::bearoff::side_net::SideNet;
+use bgfarm_engine::eval::bearoff::side_race::SideRace;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
 use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
@@ -23,25 +25,42 @@ pub fn endgame() -> Option<&'static dyn Endgame> {
 /// dominated positions) and, over them, exact gammon chances ([`ExactGammons`],
 /// each search at most `gammons` positions).
 /// `None` when neither is asked for (the evaluator keeps its tables).
-pub fn exact_endgame(gammons: Option<usize>, race: Option<u64>) -> Option<&'static dyn Endgame> {
-    if gammons.is_none() && race.is_none() {
-        return None;
+pub fn exact_endgame(
+    gammons: Option<usize>,
+    race: Option<u64>,
+    side_net: Option<&Path>,
+) -> Result<Option<&'static dyn Endgame>, CliError> {
+    if gammons.is_none() && race.is_none() && side_net.is_none() {
+        return Ok(None);
     }
     let db = tables();
     let mut e: &'static dyn Endgame = db;
     // The one-sided race chances first, the exact gammon search over them where it
     // decides (see `ExactGammons`).
-    if let Some(limit) = race {
+    if let Some(path) = side_net {
+        let bytes = std::fs::read(path)
+            .map_err(|err| CliError::msg(format!("cannot read {}: {err}", path.display())))?;
+        let net: &'static SideNet = Box::leak(Box::new(
+            SideNet::from_safetensors(&bytes)
+                .map_err(|err| CliError::msg(format!("{}: {err}", path.display())))?,
+        ));
+        e = Box::leak(Box::new(SideRace::new(
+            e,
+            db.one_sided(),
+            net,
+            race.unwrap_or(0),
+        )));
+    } else if let Some(limit) = race {
         e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));
     }
     if let Some(budget) = gammons {
         e = Box::leak(Box::new(ExactGammons::new(e, db.one_sided(), budget)));
     }
-    Some(e)
+    Ok(Some(e))
 }
 
 /// The bear-off tables of [`endgame`].
-fn tables() -> &'static BearoffDb {
+pub fn tables() -> &'static BearoffDb {
     let Some(dir) = cache_dir() else {
         return BearoffDb::global();
     };

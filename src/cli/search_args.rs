@@ -51,6 +51,11 @@ pub struct EvalArgs {
     /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
     #[arg(long, value_name = "N")]
     pub exact_race: Option<u64>,
+    /// Races from one-sided roll distributions: the one-sided race net in this file
+    /// (`bgfarm train side-fit`) for every side not home, or not within
+    /// --exact-race's limit when that is given.
+    #[arg(long, value_name = "FILE")]
+    pub side_net: Option<std::path::PathBuf>,
 }
 
 /// The evaluator, cache and pool the options name.
@@ -75,7 +80,11 @@ impl EvalArgs {
             )));
         }
         let mut eval = load_evaluator(&self.net)?;
-        if let Some(e) = exact_endgame(self.exact_gammons, self.exact_race) {
+        if let Some(e) = exact_endgame(
+            self.exact_gammons,
+            self.exact_race,
+            self.side_net.as_deref(),
+        )? {
             eval.endgame = Some(e);
         }
         let pool = rayon::ThreadPoolBuilder::new()

@@ -4,5 +4,6 @@
 pub mod dataset;
 pub mod races;
 pub mod siblings;
+pub mod side_net;
 pub mod supervised;
 pub mod td;

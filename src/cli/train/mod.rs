@@ -10,6 +10,7 @@
 
 mod outcomes;
 mod siblings;
+mod sides;
 mod supervised;
 mod td;
 
@@ -37,6 +38,11 @@ pub enum Method {
     /// Supervised step 2b: labelled sibling groups (the positions after every legal
     /// play of a roll), for `fit --siblings`.
     Siblings(siblings::SiblingsArgs),
+    /// One-sided race net step 1: every side the exact one-sided searches visit
+    /// from the race sides of a positions file, with its exact distributions.
+    Sides(sides::SidesArgs),
+    /// One-sided race net step 2: fit the net to `sides` samples.
+    SideFit(sides::SideFitArgs),
     /// Supervised step 3: fit the nets to labelled positions.
     Fit(supervised::FitArgs),
     /// Targets from the nets' own rollout trials (luck-adjusted results), for `fit
@@ -51,6 +57,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Method::Races(a) => supervised::races(a),
         Method::Label(a) => supervised::label(a),
         Method::Siblings(a) => siblings::siblings(a),
+        Method::Sides(a) => sides::sides(a),
+        Method::SideFit(a) => sides::side_fit(a),
         Method::Fit(a) => supervised::fit(a),
         Method::Outcomes(a) => outcomes::outcomes(a),
     }

@@ -33,6 +33,8 @@ pub mod gammon_save;
 pub mod index;
 pub mod one_sided;
 pub mod race_distribution;
+pub mod side_net;
+pub mod side_race;
 pub mod two_sided;
 
 pub use one_sided::{OneSidedDb, MAX_FIRST_ROLLS, MAX_ROLLS};

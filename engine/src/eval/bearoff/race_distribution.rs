@@ -354,6 +354,70 @@ fn search(one: &OneSidedDb, goal: Goal, side: &Side, limit: u64) -> [f64; RACE_R
     })
 }
 
+/// Empties the thread's memo of the all-off (`first_off` false) or first-off search
+/// and returns what it held: every side searched, with a checker outside its home
+/// board, and its exact distribution. Training data for the one-sided race net
+/// ([`SideNet`](super::side_net::SideNet)); the searches themselves lose nothing
+/// but time.
+pub fn drain_memo(first_off: bool) -> Vec<(Side, [f32; RACE_ROLLS])> {
+    let memo = if first_off { &FIRST_MEMO } else { &MEMO };
+    memo.with(|m| {
+        let mut memo = m.borrow_mut();
+        let mut out = Vec::with_capacity(memo.index.len());
+        for (&k, &(i, _)) in &memo.index {
+            let mut side = [0u8; 24];
+            for (n, c) in side.iter_mut().enumerate() {
+                *c = ((k >> (4 * n)) & 15) as u8;
+            }
+            if side[POINTS..].iter().all(|&c| c == 0) {
+                continue;
+            }
+            let d = memo.distribution(i);
+            let mut f = [0f32; RACE_ROLLS];
+            for (x, &y) in f.iter_mut().zip(d.iter()) {
+                *x = y as f32;
+            }
+            out.push((side, f));
+        }
+        memo.clear();
+        out
+    })
+}
+
+/// Positions held by this thread's two memos.
+pub fn memo_len() -> usize {
+    MEMO.with(|m| m.borrow().spans.len()) + FIRST_MEMO.with(|m| m.borrow().spans.len())
+}
+
+/// P(the mover bears off first) from the mover's (`m`) and the opponent's (`o`)
+/// all-off distributions: the mover's `n`-th roll comes before the opponent's, so it
+/// is the sum over `n` of P(M = n) P(O >= n).
+pub fn win_from(m: &[f64; RACE_ROLLS], o: &[f64; RACE_ROLLS]) -> f64 {
+    let mut tail = 0f64;
+    let mut win = 0f64;
+    for n in (1..RACE_ROLLS).rev() {
+        tail += o[n];
+        win += m[n] * tail;
+    }
+    win.clamp(0.0, 1.0)
+}
+
+/// P(the finisher wins a gammon) from its all-off distribution `f` and the saver's
+/// first-off distribution `s`: the finisher done on its roll `n` while the saver's
+/// first checker is not off in `n - 1 + lag` rolls (`lag` 0 when the finisher is on
+/// roll, 1 when the saver is).
+pub fn gammon_from(f: &[f64; RACE_ROLLS], s: &[f64; RACE_ROLLS], lag: usize) -> f64 {
+    // at_least[n] = P(S >= n).
+    let mut at_least = [0f64; RACE_ROLLS + 1];
+    for n in (0..RACE_ROLLS).rev() {
+        at_least[n] = at_least[n + 1] + s[n];
+    }
+    let g: f64 = (1..RACE_ROLLS)
+        .map(|n| f[n] * at_least[(n + lag).min(RACE_ROLLS)])
+        .sum();
+    g.clamp(0.0, 1.0)
+}
+
 /// The two sides of a race position, the mover's and the opponent's, each in its own
 /// numbering; `None` when a checker is on a bar.
 pub fn race_sides(pos: &Position) -> Option<(Side, Side)> {
@@ -382,13 +446,7 @@ pub fn race_win(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
     }
     let m = rolls_distribution(one, &mover, limit)?;
     let o = rolls_distribution(one, &opponent, limit)?;
-    let mut tail = 0f64;
-    let mut win = 0f64;
-    for n in (1..RACE_ROLLS).rev() {
-        tail += o[n];
-        win += m[n] * tail;
-    }
-    Some(win.clamp(0.0, 1.0))
+    Some(win_from(&m, &o))
 }
 
 /// Gammon chances of the race `pos` for the player on roll, `(win gammon, lose
@@ -409,21 +467,10 @@ pub fn race_gammons(one: &OneSidedDb, pos: &Position, limit: u64) -> (Option<f64
     if finished(&mover) || finished(&opponent) {
         return (None, None);
     }
-    // P(X >= n) for n in 0..RACE_ROLLS.
-    let at_least = |d: &[f64; RACE_ROLLS]| {
-        let mut t = [0f64; RACE_ROLLS + 1];
-        for n in (0..RACE_ROLLS).rev() {
-            t[n] = t[n + 1] + d[n];
-        }
-        t
-    };
     let gammon = |finisher: &Side, saver: &Side, lag: usize| -> Option<f64> {
         let f = rolls_distribution(one, finisher, limit)?;
-        let s = at_least(&first_off_distribution(one, saver, limit)?);
-        let g: f64 = (1..RACE_ROLLS)
-            .map(|n| f[n] * s[(n + lag).min(RACE_ROLLS)])
-            .sum();
-        Some(g.clamp(0.0, 1.0))
+        let s = first_off_distribution(one, saver, limit)?;
+        Some(gammon_from(&f, &s, lag))
     };
     (gammon(&mover, &opponent, 0), gammon(&opponent, &mover, 1))
 }

@@ -1,0 +1,502 @@
+//! Fitting the one-sided race net ([`SideNet`]) to exact one-sided distributions:
+//! cross-entropy of each head's softmax against the searched distribution, Adam,
+//! mini-batches split over threads.
+//!
+//! Why cross-entropy on the whole distribution rather than a loss on the expected
+//! rolls: the race's chances are sums over the two sides' distributions (see
+//! [`win_from`](crate::eval::bearoff::race_distribution::win_from)), so their shape
+//! matters, and the softmax keeps every prediction a distribution.
+
+use crate::dice::Dice;
+use crate::eval::bearoff::one_sided::side_position;
+use crate::eval::bearoff::race_distribution::{
+    dominated_count, dominated_full_count, first_off_distribution, rolls_distribution,
+};
+use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
+use crate::eval::bearoff::side_net::{side_inputs, Head, SideNet, SIDE_INPUTS};
+use crate::eval::bearoff::OneSidedDb;
+use crate::movegen::MoveGenerator;
+use crate::position::Position;
+use crate::rng::Rng;
+
+/// One training sample: a side (with a checker outside its home board), which head,
+/// and the exact distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideSample {
+    pub side: Side,
+    pub head: Head,
+    pub target: [f32; RACE_ROLLS],
+}
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct SideFitOptions {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// Held-out figures after an epoch.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideFitReport {
+    pub epoch: usize,
+    /// Mean cross-entropy minus the targets' own entropy (the KL divergence), nats.
+    pub kl: f64,
+    /// Mean absolute error of the expected rolls.
+    pub mean_error: f64,
+    /// Largest absolute error of the expected rolls.
+    pub max_error: f64,
+    /// Mean absolute error of the expected rolls of the sides of
+    /// [`FAR_PIPS`] pips or more (the race's early sides, where the searches cost
+    /// most), and how many there were.
+    pub far_error: f64,
+    pub far: usize,
+}
+
+/// Pips from which [`SideFitReport::far_error`] counts a side.
+pub const FAR_PIPS: u32 = 60;
+
+fn pips(side: &Side) -> u32 {
+    side.iter()
+        .enumerate()
+        .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
+        .sum()
+}
+
+/// The side of `pos`'s mover, `[i]` = checkers on point `i + 1`.
+fn side_of(pos: &Position) -> Side {
+    let p = pos.pips();
+    let mut s = [0u8; 24];
+    for (i, c) in s.iter_mut().enumerate() {
+        *c = p[i + 1].max(0).unsigned_abs();
+    }
+    s
+}
+
+/// The distribution a one-sided race evaluator gives `side`: the tables' or the
+/// search's where they reach (home, or at most `limit` dominated positions), else
+/// `net`'s.
+pub fn best_known(
+    one: &OneSidedDb,
+    net: &SideNet,
+    side: &Side,
+    head: Head,
+    limit: u64,
+) -> [f64; RACE_ROLLS] {
+    let home = side[6..].iter().all(|&c| c == 0);
+    let exact = match head {
+        Head::AllOff => (home || dominated_count(side) <= limit)
+            .then(|| rolls_distribution(one, side, u64::MAX))
+            .flatten(),
+        Head::FirstOff => (home || dominated_full_count(side) <= limit)
+            .then(|| first_off_distribution(one, side, u64::MAX))
+            .flatten(),
+    };
+    exact.unwrap_or_else(|| net.distribution(head, side))
+}
+
+/// Sides a bootstrap target searches exactly ([`best_known`]'s limit): the net
+/// answers for bigger ones. Larger searches made a target cost seconds.
+pub const BOOTSTRAP_EXACT: u64 = 2_000;
+
+/// A bootstrapped target for a side too far out to search: the one-roll recursion
+/// of the search (for each of the 21 rolls the play with the fewest expected rolls,
+/// the distribution shifted by a roll) with [`best_known`] for the positions after
+/// the plays (searched up to [`BOOTSTRAP_EXACT`]). As good as the net one roll
+/// nearer home, so fitting to these targets and repeating carries the searches'
+/// exactness outward.
+pub fn bootstrap_target(
+    one: &OneSidedDb,
+    net: &SideNet,
+    side: &Side,
+    head: Head,
+    gen: &mut MoveGenerator,
+) -> [f32; RACE_ROLLS] {
+    let pos = side_position(side);
+    let mut d = [0f64; RACE_ROLLS];
+    for (dice, weight) in Dice::ALL_21 {
+        let w = f64::from(weight) / 36.0;
+        let moves = gen.generate(&pos, dice);
+        let start = pos.mover_checkers();
+        if head == Head::FirstOff && moves.iter().any(|m| m.result().mover_checkers() < start) {
+            d[1] += w;
+            continue;
+        }
+        let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
+        for m in moves {
+            let child = side_of(m.result());
+            let c = if child.iter().all(|&x| x == 0) {
+                let mut z = [0f64; RACE_ROLLS];
+                z[0] = 1.0;
+                z
+            } else {
+                best_known(one, net, &child, head, BOOTSTRAP_EXACT)
+            };
+            let e = mean(&c);
+            if best.as_ref().is_none_or(|(b, _)| e < *b) {
+                best = Some((e, c));
+            }
+        }
+        if let Some((_, c)) = best {
+            for (n, &p) in c.iter().enumerate() {
+                d[(n + 1).min(RACE_ROLLS - 1)] += w * p;
+            }
+        }
+    }
+    let mut out = [0f32; RACE_ROLLS];
+    for (o, &x) in out.iter_mut().zip(&d) {
+        *o = x as f32;
+    }
+    out
+}
+
+/// Bootstrapped samples along one random game of `side` alone: at each side still
+/// beyond the searches' reach a [`bootstrap_target`] (both heads while it has 15
+/// checkers), then a random roll played to the fewest expected rolls, until the
+/// side is within reach.
+pub fn bootstrap_walk(
+    one: &OneSidedDb,
+    net: &SideNet,
+    side: &Side,
+    limit: u64,
+    rng: &mut Rng,
+) -> Vec<SideSample> {
+    let mut gen = MoveGenerator::new();
+    let mut out = Vec::new();
+    let mut s = *side;
+    loop {
+        let home = s[6..].iter().all(|&c| c == 0);
+        if home || dominated_count(&s) <= limit {
+            return out;
+        }
+        let full = s.iter().map(|&c| u32::from(c)).sum::<u32>() == 15;
+        for head in [Head::AllOff, Head::FirstOff] {
+            if head == Head::FirstOff && (!full || dominated_full_count(&s) <= limit) {
+                continue;
+            }
+            let target = bootstrap_target(one, net, &s, head, &mut gen);
+            out.push(SideSample {
+                side: s,
+                head,
+                target,
+            });
+        }
+        let pos = side_position(&s);
+        let dice = rng.roll();
+        let mut next: Option<(f64, Side)> = None;
+        for m in gen.generate(&pos, dice) {
+            let child = side_of(m.result());
+            let e = mean(&best_known(one, net, &child, Head::AllOff, BOOTSTRAP_EXACT));
+            if next.is_none_or(|(b, _)| e < b) {
+                next = Some((e, child));
+            }
+        }
+        match next {
+            Some((_, c)) => s = c,
+            None => return out,
+        }
+    }
+}
+
+/// The magic of a samples file ([`encode_samples`]).
+const MAGIC: &[u8; 8] = b"BGSIDES1";
+
+/// Samples as bytes: [`MAGIC`], then per sample its head (0 all-off, 1 first-off),
+/// the 24 counts, the first non-zero entry `lo`, the count `len`, and `len`
+/// little-endian `f32`s (10 to 20 for most sides: a fifth of the dense size).
+pub fn encode_samples(samples: &[SideSample]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for s in samples {
+        out.push(s.head as u8);
+        out.extend_from_slice(&s.side);
+        let lo = s.target.iter().position(|&x| x != 0.0).unwrap_or(0);
+        let hi = s
+            .target
+            .iter()
+            .rposition(|&x| x != 0.0)
+            .map_or(lo, |h| h + 1);
+        out.push(lo as u8);
+        out.push((hi - lo) as u8);
+        for x in &s.target[lo..hi] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Reads [`encode_samples`]' bytes; a truncated or malformed file is an error that
+/// says where.
+pub fn decode_samples(bytes: &[u8]) -> Result<Vec<SideSample>, String> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a one-sided samples file (no BGSIDES1 header)".into());
+    }
+    let mut out = Vec::new();
+    let mut at = MAGIC.len();
+    while at < bytes.len() {
+        let bad = |m: &str| format!("sample {} at byte {at}: {m}", out.len());
+        let fixed = bytes.get(at..at + 27).ok_or_else(|| bad("truncated"))?;
+        let head = match fixed[0] {
+            0 => Head::AllOff,
+            1 => Head::FirstOff,
+            h => return Err(bad(&format!("bad head {h}"))),
+        };
+        let mut side = [0u8; 24];
+        side.copy_from_slice(&fixed[1..25]);
+        let checkers: u32 = side.iter().map(|&c| u32::from(c)).sum();
+        if checkers > 15 {
+            return Err(bad(&format!("{checkers} checkers")));
+        }
+        let (lo, len) = (usize::from(fixed[25]), usize::from(fixed[26]));
+        if lo + len > RACE_ROLLS {
+            return Err(bad("distribution out of range"));
+        }
+        let body = bytes
+            .get(at + 27..at + 27 + 4 * len)
+            .ok_or_else(|| bad("truncated"))?;
+        let mut target = [0f32; RACE_ROLLS];
+        for (k, c) in body.chunks_exact(4).enumerate() {
+            target[lo + k] = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        let sum: f32 = target.iter().sum();
+        if !sum.is_finite() || (sum - 1.0).abs() > 1e-3 || target.iter().any(|&x| x < 0.0) {
+            return Err(bad("not a distribution"));
+        }
+        out.push(SideSample { side, head, target });
+        at += 27 + 4 * len;
+    }
+    Ok(out)
+}
+
+/// A net of zeros shaped like `net`: gradients and Adam moments.
+fn zeros_like(net: &SideNet) -> SideNet {
+    SideNet {
+        hidden: net.hidden,
+        w1: vec![0.0; net.w1.len()],
+        b1: vec![0.0; net.b1.len()],
+        w2: [vec![0.0; net.w2[0].len()], vec![0.0; net.w2[1].len()]],
+        b2: [vec![0.0; RACE_ROLLS], vec![0.0; RACE_ROLLS]],
+        metadata: Default::default(),
+    }
+}
+
+fn params(n: &SideNet) -> [&Vec<f32>; 6] {
+    [&n.w1, &n.b1, &n.w2[0], &n.b2[0], &n.w2[1], &n.b2[1]]
+}
+
+fn params_mut(n: &mut SideNet) -> [&mut Vec<f32>; 6] {
+    let [w2a, w2b] = &mut n.w2;
+    let [b2a, b2b] = &mut n.b2;
+    [&mut n.w1, &mut n.b1, w2a, b2a, w2b, b2b]
+}
+
+/// The net's distribution of `s`'s head, with its hidden layer and inputs.
+fn forward(net: &SideNet, s: &SideSample) -> ([f32; SIDE_INPUTS], Vec<f32>, [f64; RACE_ROLLS]) {
+    let x = side_inputs(&s.side);
+    let h = net.hidden_layer(&x);
+    let logits = net.logits(s.head, &h);
+    let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+    let mut p = [0f64; RACE_ROLLS];
+    let mut sum = 0f64;
+    for (o, &l) in p.iter_mut().zip(&logits) {
+        *o = f64::from(l - m).exp();
+        sum += *o;
+    }
+    for o in &mut p {
+        *o /= sum;
+    }
+    (x, h, p)
+}
+
+/// Adds the cross-entropy gradient of `s` to `g`.
+fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet) {
+    let (x, h, p) = forward(net, s);
+    let k = s.head as usize;
+    let hidden = net.hidden;
+    let mut dh = vec![0f32; hidden];
+    for n in 0..RACE_ROLLS {
+        let d = (p[n] - f64::from(s.target[n])) as f32;
+        if d.abs() < 1e-9 {
+            continue;
+        }
+        g.b2[k][n] += d;
+        let row = &net.w2[k][n * hidden..][..hidden];
+        let grow = &mut g.w2[k][n * hidden..][..hidden];
+        for j in 0..hidden {
+            grow[j] += d * h[j];
+            dh[j] += d * row[j];
+        }
+    }
+    let nonzero: Vec<(usize, f32)> = x
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v != 0.0)
+        .map(|(i, &v)| (i, v))
+        .collect();
+    for j in 0..hidden {
+        let d = dh[j] * h[j] * (1.0 - h[j]);
+        g.b1[j] += d;
+        let grow = &mut g.w1[j * SIDE_INPUTS..][..SIDE_INPUTS];
+        for &(i, v) in &nonzero {
+            grow[i] += d * v;
+        }
+    }
+}
+
+/// Expected value of a distribution.
+fn mean<T: Copy + Into<f64>>(d: &[T]) -> f64 {
+    d.iter()
+        .enumerate()
+        .map(|(n, &p)| n as f64 * p.into())
+        .sum()
+}
+
+/// Held-out figures of `net` on `samples`.
+pub fn evaluate(net: &SideNet, samples: &[SideSample]) -> SideFitReport {
+    let mut r = SideFitReport::default();
+    if samples.is_empty() {
+        return r;
+    }
+    for s in samples {
+        let (_, _, p) = forward(net, s);
+        let mut kl = 0f64;
+        for (&t, &q) in s.target.iter().zip(&p) {
+            let t = f64::from(t);
+            if t > 1e-12 {
+                kl += t * (t / q.max(1e-300)).ln();
+            }
+        }
+        r.kl += kl;
+        let e = (mean(&p) - mean(&s.target)).abs();
+        r.mean_error += e;
+        r.max_error = r.max_error.max(e);
+        if pips(&s.side) >= FAR_PIPS {
+            r.far_error += e;
+            r.far += 1;
+        }
+    }
+    r.kl /= samples.len() as f64;
+    r.mean_error /= samples.len() as f64;
+    r.far_error /= r.far.max(1) as f64;
+    r
+}
+
+/// Fits `net` to `train` with Adam for `opts.epochs` epochs, calling `report` with
+/// the held-out figures on `test` after each.
+pub fn fit(
+    net: &mut SideNet,
+    train: &[SideSample],
+    test: &[SideSample],
+    opts: &SideFitOptions,
+    mut report: impl FnMut(SideFitReport),
+) {
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut m = zeros_like(net);
+    let mut v = zeros_like(net);
+    let mut t = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = Rng::new(opts.seed);
+    let threads = opts.threads.max(1);
+    let batch = opts.batch.max(1);
+    for epoch in 1..=opts.epochs {
+        for i in (1..order.len()).rev() {
+            let j = rng.below((i + 1) as u32) as usize;
+            order.swap(i, j);
+        }
+        for chunk in order.chunks(batch) {
+            let per = chunk.len().div_ceil(threads);
+            let grads: Vec<SideNet> = std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk
+                    .chunks(per)
+                    .map(|part| {
+                        let net = &*net;
+                        scope.spawn(move || {
+                            let mut g = zeros_like(net);
+                            for &i in part {
+                                accumulate(net, &train[i], &mut g);
+                            }
+                            g
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
+            t += 1;
+            let scale = 1.0 / chunk.len() as f32;
+            let c1 = 1.0 - b1.powi(t);
+            let c2 = 1.0 - b2.powi(t);
+            let gs: Vec<[&Vec<f32>; 6]> = grads.iter().map(params).collect();
+            let ps = params_mut(net);
+            let ms = params_mut(&mut m);
+            let vs = params_mut(&mut v);
+            for (k, ((p, mp), vp)) in ps.into_iter().zip(ms).zip(vs).enumerate() {
+                for i in 0..p.len() {
+                    let g: f32 = gs.iter().map(|g| g[k][i]).sum::<f32>() * scale;
+                    if g == 0.0 && mp[i] == 0.0 {
+                        continue;
+                    }
+                    mp[i] = b1 * mp[i] + (1.0 - b1) * g;
+                    vp[i] = b2 * vp[i] + (1.0 - b2) * g * g;
+                    p[i] -= opts.lr * (mp[i] / c1) / ((vp[i] / c2).sqrt() + eps);
+                }
+            }
+        }
+        let mut r = evaluate(net, test);
+        r.epoch = epoch;
+        report(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::bearoff::race_distribution::{drain_memo, rolls_distribution};
+    use crate::eval::bearoff::BearoffDb;
+
+    /// A small net learns the exact distributions of the sides one search visits:
+    /// after a few epochs its expected rolls are within a fraction of a roll, far
+    /// closer than a random net's.
+    #[test]
+    fn learns_searched_distributions() {
+        let one = BearoffDb::global().one_sided();
+        let _ = drain_memo(false);
+        let mut side = [0u8; 24];
+        side[8] = 1; // one on the 9-point
+        side[6] = 1;
+        side[5] = 6;
+        side[2] = 7;
+        rolls_distribution(one, &side, 1_000_000).unwrap();
+        let samples: Vec<SideSample> = drain_memo(false)
+            .into_iter()
+            .map(|(side, target)| SideSample {
+                side,
+                head: Head::AllOff,
+                target,
+            })
+            .collect();
+        assert!(samples.len() > 50, "{}", samples.len());
+        let bytes = encode_samples(&samples);
+        assert_eq!(decode_samples(&bytes).unwrap(), samples);
+        assert!(decode_samples(&bytes[..bytes.len() - 1]).is_err());
+        let mut net = SideNet::random(24, 1);
+        let before = evaluate(&net, &samples);
+        let opts = SideFitOptions {
+            epochs: 30,
+            batch: 32,
+            lr: 0.01,
+            threads: 2,
+            seed: 3,
+        };
+        let mut last = SideFitReport::default();
+        fit(&mut net, &samples, &samples, &opts, |r| last = r);
+        assert_eq!(last.epoch, 30);
+        assert!(
+            last.mean_error < 0.2 && last.mean_error < before.mean_error / 5.0,
+            "{before:?} {last:?}"
+        );
+    }
+}
