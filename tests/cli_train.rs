@@ -533,3 +533,79 @@ fn race_sibling_groups_take_exact_labels_and_fit_the_race_net() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The one-sided race net's pipeline end to end: exact samples from the searches,
+/// a fit, bootstrapped samples from that net, and the net answering races through
+/// `--side-net`; a corrupt samples file is refused with where it broke.
+#[test]
+fn one_sided_race_net_pipeline() {
+    let dir = fresh_dir("side-net");
+    let path = |f: &str| dir.join(f).display().to_string();
+    selfplay(6, 5, "race", &path("pos.txt"));
+    let sides = |extra: &[&str], out: &str| {
+        let (pos, out) = (path("pos.txt"), path(out));
+        let mut args = vec![
+            "train",
+            "sides",
+            "--positions",
+            &pos,
+            "--limit",
+            "20000",
+            "--out",
+            &out,
+        ];
+        args.extend(extra);
+        let run = bgfarm(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stdout).to_string()
+    };
+    let report = sides(&[], "exact.bin");
+    assert!(report.contains("samples"), "{report}");
+    let fit = |samples: &[&str], out: &str| {
+        let out = path(out);
+        let mut args = vec!["train", "side-fit", "--hidden", "16", "--epochs", "1"];
+        args.push("--samples");
+        args.extend(samples);
+        args.extend(["--out", &out]);
+        let run = bgfarm(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stdout).to_string()
+    };
+    let exact = path("exact.bin");
+    let log = fit(&[&exact], "n1.safetensors");
+    assert!(log.contains("epoch   1"), "{log}");
+    let n1 = path("n1.safetensors");
+    sides(&["--bootstrap", &n1, "--limit", "50"], "boot.bin");
+    fit(&[&exact, &path("boot.bin")], "n2.safetensors");
+    let n2 = path("n2.safetensors");
+    const SIDE_RACE: &str = "au8HBADlzLcAAA";
+    let probs =
+        |net: &str| json(&["eval", SIDE_RACE, "--json", "--side-net", net])["probs"].clone();
+    let (ours, built_in, old) = (probs(&n2), probs("default"), probs("none"));
+    assert_eq!(built_in, json(&["eval", SIDE_RACE, "--json"])["probs"]);
+    assert_ne!(built_in, old);
+    assert!(ours.as_array().is_some_and(|p| p.len() == 5));
+    // A truncated samples file and a file that is not a net: clear errors.
+    let bytes = std::fs::read(dir.join("exact.bin")).unwrap();
+    std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() - 3]).unwrap();
+    let cut = path("cut.bin");
+    let out = path("bad.safetensors");
+    let run = bgfarm(&["train", "side-fit", "--samples", &cut, "--out", &out]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("truncated"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let run = bgfarm(&["eval", RACE, "--side-net", &exact]);
+    assert_eq!(run.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,16 +30,17 @@ pub struct Args {
     /// Win and gammon chances of a race from exact one-sided searches instead of the
     /// race net (each side's distribution of rolls to bear off all its checkers, or
     /// its first one for a side that may be gammoned; every play of every roll
-    /// searched), where each side could reach at most N positions; else the net
-    /// answers. Milliseconds to a minute or two a position (N = 2000000): meant for
+    /// searched), where each side could reach at most N positions; else the
+    /// one-sided race net answers (--side-net). Milliseconds to a minute or two a position (N = 2000000): meant for
     /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
     #[arg(long, value_name = "N")]
     pub exact_race: Option<u64>,
-    /// Races from one-sided roll distributions: the one-sided race net in this file
-    /// (`bgfarm train side-fit`) for every side not home, or not within
-    /// --exact-race's limit when that is given.
-    #[arg(long, value_name = "FILE")]
-    pub side_net: Option<std::path::PathBuf>,
+    /// The one-sided race net that answers races (each side's distribution of
+    /// rolls to bear off; see the README): `default` (built in), `none` (the
+    /// two-sided race net, as before 0.11.0) or a file from `bgfarm train
+    /// side-fit`. With --exact-race it answers for the sides over that limit.
+    #[arg(long, value_name = "NET")]
+    pub side_net: Option<String>,
 }
 
 #[derive(Serialize)]

@@ -14,21 +14,44 @@ use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
 use bgfarm_engine::eval::neural::{Endgame, NeuralEvaluator};
 use std::path::{Path, PathBuf};
 
-/// The exact bear-off tables, shared by the whole process: loaded from the cache
-/// directory ([`cache_dir`]) in ~40 ms, or built there on first use (~1.4 s).
-pub fn endgame() -> Option<&'static dyn Endgame> {
+/// The default endgame: the exact bear-off tables, shared by the whole process
+/// (loaded from the cache directory ([`cache_dir`]) in ~40 ms, or built there on
+/// first use, ~1.4 s), with races answered from the built-in one-sided race net
+/// ([`default_nets::default_endgame`]).
+pub fn endgame() -> Result<Option<&'static dyn Endgame>, CliError> {
+    Ok(Some(default_nets::default_endgame(tables())?))
+}
+
+/// [`load_evaluator`] with [`tables_endgame`]: the training commands' evaluator.
+pub fn load_training_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
+    let mut eval = load_evaluator(spec)?;
+    eval.endgame = tables_endgame();
+    Ok(eval)
+}
+
+/// The tables alone, with the race net answering races as before 0.11.0: what the
+/// training commands evaluate with, so that `scripts/train-default-nets.sh`
+/// reproduces the shipped contact and race nets.
+pub fn tables_endgame() -> Option<&'static dyn Endgame> {
     Some(tables())
 }
 
-/// The tables of [`endgame`] refined by the exact race searches an analysis asked
-/// for: one-sided win and gammon chances ([`ExactRace`], sides of at most `race`
-/// dominated positions) and, over them, exact gammon chances ([`ExactGammons`],
-/// each search at most `gammons` positions).
-/// `None` when neither is asked for (the evaluator keeps its tables).
+/// The endgame an analysis asked for with `--side-net`, `--exact-race` and
+/// `--exact-gammons`, or `None` when it asked for none of them (the evaluator keeps
+/// [`endgame`]).
+///
+/// - `--side-net` names the one-sided race net: `default` (built in), `none` (the
+///   race net answers races, as before 0.11.0) or a file from `bgfarm train
+///   side-fit`.
+/// - `--exact-race N`: sides of at most N dominated positions get the exact
+///   one-sided search, the others the one-sided net ([`SideRace`]), or with
+///   `--side-net none` the race net ([`ExactRace`]).
+/// - `--exact-gammons N`: the exact gammon search over them, each search at most N
+///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
     gammons: Option<usize>,
     race: Option<u64>,
-    side_net: Option<&Path>,
+    side_net: Option<&str>,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
     if gammons.is_none() && race.is_none() && side_net.is_none() {
         return Ok(None);
@@ -37,21 +60,30 @@ pub fn exact_endgame(
     let mut e: &'static dyn Endgame = db;
     // The one-sided race chances first, the exact gammon search over them where it
     // decides (see `ExactGammons`).
-    if let Some(path) = side_net {
-        let bytes = std::fs::read(path)
-            .map_err(|err| CliError::msg(format!("cannot read {}: {err}", path.display())))?;
-        let net: &'static SideNet = Box::leak(Box::new(
-            SideNet::from_safetensors(&bytes)
-                .map_err(|err| CliError::msg(format!("{}: {err}", path.display())))?,
-        ));
-        e = Box::leak(Box::new(SideRace::new(
-            e,
-            db.one_sided(),
-            net,
-            race.unwrap_or(0),
-        )));
-    } else if let Some(limit) = race {
-        e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));
+    let net: Option<&'static SideNet> = match side_net.unwrap_or("default") {
+        "none" => None,
+        "default" => Some(default_nets::side_net()?),
+        path => {
+            let bytes = read(Path::new(path))?;
+            Some(Box::leak(Box::new(
+                SideNet::from_safetensors(&bytes)
+                    .map_err(|err| CliError::msg(format!("{path}: {err}")))?,
+            )))
+        }
+    };
+    match (net, race) {
+        (Some(net), limit) => {
+            e = Box::leak(Box::new(SideRace::new(
+                e,
+                db.one_sided(),
+                net,
+                limit.unwrap_or(0),
+            )));
+        }
+        (None, Some(limit)) => {
+            e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));
+        }
+        (None, None) => {}
     }
     if let Some(budget) = gammons {
         e = Box::leak(Box::new(ExactGammons::new(e, db.one_sided(), budget)));
@@ -101,8 +133,8 @@ fn read(path: &Path) -> Result<Vec<u8>, CliError> {
 /// `screen.safetensors`).
 pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
     match spec {
-        "default" | "deep" => return Ok(default_nets::default_evaluator(endgame())?),
-        "fast" => return Ok(default_nets::fast_evaluator(endgame())?),
+        "default" | "deep" => return Ok(default_nets::default_evaluator(endgame()?)?),
+        "fast" => return Ok(default_nets::fast_evaluator(endgame()?)?),
         _ => {}
     }
     let (contact, race, screen) = {
@@ -144,7 +176,7 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
     Ok(NeuralEvaluator {
         contact,
         race,
-        endgame: endgame(),
+        endgame: endgame()?,
         screen,
     })
 }

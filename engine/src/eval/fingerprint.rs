@@ -37,6 +37,9 @@
 //! straggler out of the opponent's home board, so the n-ply search's pruning no
 //! longer drops gammon- and backgammon-saving plays, and the luck estimate values
 //! them: n-ply values of races and variance-reduced trials that reach one change.
+//! 0.11.0 answers races from the one-sided race net's roll distributions by
+//! default (the endgame layer's checksum, in the hash, names the net); races
+//! play and value differently, so every trial that reaches one changes.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

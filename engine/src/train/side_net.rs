@@ -315,8 +315,8 @@ fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet) {
     let k = s.head as usize;
     let hidden = net.hidden;
     let mut dh = vec![0f32; hidden];
-    for n in 0..RACE_ROLLS {
-        let d = (p[n] - f64::from(s.target[n])) as f32;
+    for (n, (&q, &t)) in p.iter().zip(&s.target).enumerate() {
+        let d = (q - f64::from(t)) as f32;
         if d.abs() < 1e-9 {
             continue;
         }

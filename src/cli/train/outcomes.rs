@@ -22,7 +22,7 @@
 //! play strength did not change (-0.016 +- 0.011 ppg over 10,000 games).
 
 use super::supervised::{create, io_err, pool};
-use crate::cli::nets::load_evaluator;
+use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
 use bgfarm_engine::rollout::{
     outcome_targets, run_trial_visiting, CubeStart, TrialScratch, TrialSettings,

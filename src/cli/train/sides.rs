@@ -107,7 +107,7 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
                         let first = first_off_distribution(one, side, limit).is_some();
                         searched += usize::from(all || first);
                         pending += 1;
-                        if pending % 64 == 0 && memo_large() {
+                        if pending.is_multiple_of(64) && memo_large() {
                             drain(&mut out);
                         }
                     }
@@ -134,7 +134,7 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
         }
     }
     // A fixed order: the same roots give the same file whatever the threads.
-    samples.sort_by(|x, y| (x.head as u8, x.side).cmp(&(y.head as u8, y.side)));
+    samples.sort_by_key(|x| (x.head as u8, x.side));
     write_atomic(&a.out, &encode_samples(&samples))?;
     let firsts = samples.iter().filter(|s| s.head == Head::FirstOff).count();
     println!(

@@ -9,7 +9,7 @@
 //! `nets.safetensors`).
 
 use super::{save, write_atomic};
-use crate::cli::nets::load_evaluator;
+use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
@@ -405,7 +405,7 @@ pub(super) fn labelling_evaluator(
     ply: u8,
 ) -> Result<NeuralEvaluator<'static>, CliError> {
     let mut eval = load_evaluator(net)?;
-    if let Some(e) = crate::cli::nets::exact_endgame(exact_gammons, exact_race, None)? {
+    if let Some(e) = crate::cli::nets::exact_endgame(exact_gammons, exact_race, Some("none"))? {
         if ply != 0 {
             return Err(CliError::msg(
                 "--exact-gammons and --exact-race label at 0-ply only (give --ply 0): at the leaves of a search they would take hours",

@@ -55,7 +55,7 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", a.out.display())))?;
     let (contact, race) = match &a.init {
         Some(spec) => {
-            let e = crate::cli::nets::load_evaluator(spec)?;
+            let e = crate::cli::nets::load_training_evaluator(spec)?;
             (e.contact, e.race)
         }
         None => (
@@ -63,7 +63,7 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
             Net::random(a.hidden, a.seed ^ 0x5eed),
         ),
     };
-    let endgame = crate::cli::nets::endgame();
+    let endgame = crate::cli::nets::tables_endgame();
     let mut eval = NeuralEvaluator {
         contact,
         race,
