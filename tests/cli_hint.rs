@@ -290,19 +290,25 @@ fn exact_gammons_from_the_cli() {
 }
 
 /// `--exact-race` from the CLI: in the bench race `768AAMB9IQARAA` 6-5 the race
-/// net's 0-ply choice is 17/6, while the one-sided search of both sides' rolls to
-/// finish picks 20/15 17/11, GNU Backgammon 2-ply's choice, with a win chance of
-/// about 0.020 (GNU 2-ply: 0.0228). `eval` with the option prints the same chance
+/// net's 0-ply choice (`--side-net none`) is 17/6, while the one-sided search of
+/// both sides' rolls to finish picks 20/15 17/11, GNU Backgammon 2-ply's choice,
+/// with a win chance of about 0.020 (GNU 2-ply: 0.0228); so does the default, the
+/// one-sided race net, within 0.003 of the search. `eval` with the option prints the same chance
 /// for the position after that play, and `train label` refuses it above 0-ply.
 #[test]
 fn exact_race_from_the_cli() {
-    let plain = hint_ply0("768AAMB9IQARAA", "65", &[]);
+    let plain = hint_ply0("768AAMB9IQARAA", "65", &["--side-net", "none"]);
     assert_eq!(moves_of(&plain)[0]["move"], "17/6");
     let exact = hint_ply0("768AAMB9IQARAA", "65", &["--exact-race", "1000000"]);
     let best = &moves_of(&exact)[0];
     assert_eq!(best["move"], "20/15 17/11");
     let win = best["probs"][0].as_f64().unwrap_or(-1.0);
     assert!((win - 0.0204).abs() < 0.001, "{best}");
+    let default = hint_ply0("768AAMB9IQARAA", "65", &[]);
+    let side = &moves_of(&default)[0];
+    assert_eq!(side["move"], "20/15 17/11");
+    let side_win = side["probs"][0].as_f64().unwrap_or(-1.0);
+    assert!((side_win - win).abs() < 0.003, "{side}");
     // The position after the play, the opponent on roll: it wins all but `win`.
     let after = best["result"].as_str().unwrap_or("").to_string();
     let e = json(&["eval", &after, "--exact-race", "1000000", "--json"]);

@@ -544,16 +544,7 @@ fn one_sided_race_net_pipeline() {
     selfplay(6, 5, "race", &path("pos.txt"));
     let sides = |extra: &[&str], out: &str| {
         let (pos, out) = (path("pos.txt"), path(out));
-        let mut args = vec![
-            "train",
-            "sides",
-            "--positions",
-            &pos,
-            "--limit",
-            "20000",
-            "--out",
-            &out,
-        ];
+        let mut args = vec!["train", "sides", "--positions", &pos, "--out", &out];
         args.extend(extra);
         let run = bgfarm(&args);
         assert!(
@@ -563,7 +554,7 @@ fn one_sided_race_net_pipeline() {
         );
         String::from_utf8_lossy(&run.stdout).to_string()
     };
-    let report = sides(&[], "exact.bin");
+    let report = sides(&["--limit", "20000"], "exact.bin");
     assert!(report.contains("samples"), "{report}");
     let fit = |samples: &[&str], out: &str| {
         let out = path(out);

@@ -41,6 +41,12 @@ pub struct Args {
     /// side-fit`. With --exact-race it answers for the sides over that limit.
     #[arg(long, value_name = "NET")]
     pub side_net: Option<String>,
+    /// Gammon chances of races from the one-sided net too (by default only the
+    /// tables and --exact-race's searches set them, the race net the rest): closer
+    /// equity differences between plays, but more 0-ply misses in gammon saves
+    /// with stragglers far back (see the README).
+    #[arg(long)]
+    pub side_gammons: bool,
 }
 
 #[derive(Serialize)]
@@ -58,6 +64,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         args.exact_gammons,
         args.exact_race,
         args.side_net.as_deref(),
+        args.side_gammons,
     )? {
         eval.endgame = Some(e);
     }

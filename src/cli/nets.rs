@@ -46,14 +46,17 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 /// - `--exact-race N`: sides of at most N dominated positions get the exact
 ///   one-sided search, the others the one-sided net ([`SideRace`]), or with
 ///   `--side-net none` the race net ([`ExactRace`]).
+/// - `--side-gammons`: the one-sided net's gammon chances too (see
+///   [`SideRace::with_gammons`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
     gammons: Option<usize>,
     race: Option<u64>,
     side_net: Option<&str>,
+    side_gammons: bool,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
-    if gammons.is_none() && race.is_none() && side_net.is_none() {
+    if gammons.is_none() && race.is_none() && side_net.is_none() && !side_gammons {
         return Ok(None);
     }
     let db = tables();
@@ -73,12 +76,10 @@ pub fn exact_endgame(
     };
     match (net, race) {
         (Some(net), limit) => {
-            e = Box::leak(Box::new(SideRace::new(
-                e,
-                db.one_sided(),
-                net,
-                limit.unwrap_or(0),
-            )));
+            e = Box::leak(Box::new(
+                SideRace::new(e, db.one_sided(), net, limit.unwrap_or(0))
+                    .with_gammons(side_gammons),
+            ));
         }
         (None, Some(limit)) => {
             e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));

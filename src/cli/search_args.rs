@@ -57,6 +57,12 @@ pub struct EvalArgs {
     /// side-fit`. With --exact-race it answers for the sides over that limit.
     #[arg(long, value_name = "NET")]
     pub side_net: Option<String>,
+    /// Gammon chances of races from the one-sided net too (by default only the
+    /// tables and --exact-race's searches set them, the race net the rest): closer
+    /// equity differences between plays, but more 0-ply misses in gammon saves
+    /// with stragglers far back (see the README).
+    #[arg(long)]
+    pub side_gammons: bool,
 }
 
 /// The evaluator, cache and pool the options name.
@@ -85,6 +91,7 @@ impl EvalArgs {
             self.exact_gammons,
             self.exact_race,
             self.side_net.as_deref(),
+            self.side_gammons,
         )? {
             eval.endgame = Some(e);
         }

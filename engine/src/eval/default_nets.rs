@@ -35,13 +35,15 @@ pub fn side_net() -> Result<&'static SideNet, NetError> {
         .map_err(Clone::clone)
 }
 
-/// The default endgame: the tables, and races from one-sided distributions
-/// ([`SideRace`] with the built-in [`side_net`], no searches), as every command and
-/// worker evaluates by default since 0.11.0. Why: on GNU Backgammon's 250 bench
-/// races, 0-ply loss x1000 0.404 and 95.6% best plays against the race net's
-/// 0.445 and 94.4%, and the equity differences between plays off by 4.9
-/// thousandths against 8.2 (GNU Backgammon 0-ply: 0.133, 2.6). It costs two or
-/// three small net evaluations per race position on top of the race net's.
+/// The default endgame: the tables, and race win chances from one-sided
+/// distributions ([`SideRace`] with the built-in [`side_net`], no searches, gammon
+/// chances from the tables where they reach and the race net elsewhere), as every
+/// command and worker evaluates by default since 0.11.0. Why: on GNU Backgammon's
+/// 250 bench races, 0-ply loss x1000 0.386 and 94.8% best plays against the race
+/// net's 0.445 and 94.4%, and the equity differences between plays off by 6.9
+/// thousandths against 8.2 (GNU Backgammon 0-ply: 0.133, 2.6). It costs one small
+/// net evaluation per side not home, on top of the race net's. The layer is made
+/// once, over the tables of the first call (the process-wide ones in practice).
 pub fn default_endgame(db: &'static BearoffDb) -> Result<&'static dyn Endgame, NetError> {
     static LAYER: OnceLock<SideRace<'static>> = OnceLock::new();
     let net = side_net()?;
@@ -98,7 +100,7 @@ mod tests {
 
     /// The built-in one-sided race net against the exact one-sided search on GNU
     /// Backgammon's bench race `a21eAACzuwMGAA` 4-1 (77 pips against 79, both sides
-    /// with checkers outside): every play's win chance within 0.01 of the
+    /// with checkers outside): every play's win chance within 0.02 of the
     /// search's, and the default endgame's 0-ply choice is the search's.
     #[test]
     fn the_side_net_is_close_to_the_exact_search() {
@@ -113,7 +115,7 @@ mod tests {
             let next = m.next_position();
             let exact = race_win(db.one_sided(), &next, u64::MAX).unwrap();
             let net = f64::from(eval.evaluate(&next).0[0]);
-            assert!((net - exact).abs() < 0.01, "{i}: {net} {exact}");
+            assert!((net - exact).abs() < 0.02, "{i}: {net} {exact}");
             if exact < best_exact.0 {
                 best_exact = (exact, i);
             }

@@ -405,7 +405,13 @@ pub(super) fn labelling_evaluator(
     ply: u8,
 ) -> Result<NeuralEvaluator<'static>, CliError> {
     let mut eval = load_evaluator(net)?;
-    if let Some(e) = crate::cli::nets::exact_endgame(exact_gammons, exact_race, Some("none"))? {
+    let asked = exact_gammons.is_some() || exact_race.is_some();
+    let exact = if asked {
+        crate::cli::nets::exact_endgame(exact_gammons, exact_race, Some("none"), false)?
+    } else {
+        None
+    };
+    if let Some(e) = exact {
         if ply != 0 {
             return Err(CliError::msg(
                 "--exact-gammons and --exact-race label at 0-ply only (give --ply 0): at the leaves of a search they would take hours",
