@@ -103,15 +103,14 @@ fn sigmoid(x: f32) -> f32 {
 fn softmax(logits: &[f32; RACE_ROLLS]) -> [f64; RACE_ROLLS] {
     let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
     let mut e = [0f32; RACE_ROLLS];
-    let mut sum = 0f32;
     for (o, &l) in e.iter_mut().zip(logits) {
         // Below -87 the exponential is 0 in f32: skip the call.
         let x = l - m;
         *o = if x < -87.0 { 0.0 } else { x.exp() };
-        sum += *o;
     }
-    let inv = 1.0 / f64::from(sum);
-    e.map(|x| f64::from(x) * inv)
+    // The sum in f64, so the distribution sums to 1 within f64's rounding.
+    let sum: f64 = e.iter().map(|&x| f64::from(x)).sum();
+    e.map(|x| f64::from(x) / sum)
 }
 
 impl SideNet {

@@ -98,9 +98,7 @@ impl<'a> SideRace<'a> {
         }
         let within = |count: fn(&Side) -> u64| self.limit > 0 && count(side) <= self.limit;
         match head {
-            Head::AllOff if within(dominated_count) => {
-                rolls_distribution(self.one, side, u64::MAX)
-            }
+            Head::AllOff if within(dominated_count) => rolls_distribution(self.one, side, u64::MAX),
             Head::FirstOff if within(dominated_full_count) => {
                 first_off_distribution(self.one, side, u64::MAX)
             }
