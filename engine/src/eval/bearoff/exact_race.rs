@@ -68,12 +68,7 @@ impl Endgame for ExactRace<'_> {
         if let Some(g) = lose_g {
             lg = g as f32;
         }
-        // Cumulative convention: backgammons within gammons within wins (losses).
-        let wbg = wbg.min(w);
-        let wg = wg.min(w).max(wbg);
-        let lbg = lbg.min(1.0 - w);
-        let lg = lg.min(1.0 - w).max(lbg);
-        Probs([w, wg, wbg, lg, lbg])
+        super::cumulative(w, wg, wbg, lg, lbg)
     }
 }
 

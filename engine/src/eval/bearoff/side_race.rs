@@ -222,11 +222,7 @@ impl Endgame for SideRace<'_> {
         if let Some(f) = m_first {
             lg = gammon_from(&o, &f, 1) as f32;
         }
-        let wbg = wbg.min(w);
-        let wg = wg.min(w).max(wbg);
-        let lbg = lbg.min(1.0 - w);
-        let lg = lg.min(1.0 - w).max(lbg);
-        Probs([w, wg, wbg, lg, lbg])
+        super::cumulative(w, wg, wbg, lg, lbg)
     }
 }
 
