@@ -24,7 +24,8 @@
 # the fits (135 s, 79 s, 92 s).
 # The fits' sums run over 2 threads (`--threads 2`): another thread count changes
 # their order and the last bits of the weights. The shipped net came from this
-# script run with the binary of commit aa2bdd0, whose evaluation softmax still ran
+# script run with a binary of the tree committed as aa2bdd0 (built before that
+# commit's lint-only rewrites), whose evaluation softmax still ran
 # in f64; since fd8df42 it runs in f32, so the bootstrapped targets, and the net,
 # now come out different in their last bits.
 #
