@@ -66,13 +66,7 @@ pub fn exact_endgame(
     let net: Option<&'static SideNet> = match side_net.unwrap_or("default") {
         "none" => None,
         "default" => Some(default_nets::side_net()?),
-        path => {
-            let bytes = read(Path::new(path))?;
-            Some(Box::leak(Box::new(
-                SideNet::from_safetensors(&bytes)
-                    .map_err(|err| CliError::msg(format!("{path}: {err}")))?,
-            )))
-        }
+        path => Some(Box::leak(Box::new(read_side_net(Path::new(path))?))),
     };
     match (net, race) {
         (Some(net), limit) => {
@@ -90,6 +84,12 @@ pub fn exact_endgame(
         e = Box::leak(Box::new(ExactGammons::new(e, db.one_sided(), budget)));
     }
     Ok(Some(e))
+}
+
+/// A one-sided race net file (`bgfarm train side-fit`'s output).
+pub fn read_side_net(path: &Path) -> Result<SideNet, CliError> {
+    SideNet::from_safetensors(&read(path)?)
+        .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
 }
 
 /// The bear-off tables of [`endgame`].

@@ -9,11 +9,10 @@
 
 use crate::dice::Dice;
 use crate::eval::bearoff::one_sided::side_position;
-use crate::eval::bearoff::race_distribution::{
-    dominated_count, dominated_full_count, first_off_distribution, rolls_distribution,
-};
+use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, SideNet, SIDE_INPUTS};
+use crate::eval::bearoff::side_race::one_sided_distribution;
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -75,35 +74,13 @@ fn side_of(pos: &Position) -> Side {
     s
 }
 
-/// The distribution a one-sided race evaluator gives `side`: the tables' or the
-/// search's where they reach (home, or at most `limit` dominated positions), else
-/// `net`'s.
-pub fn best_known(
-    one: &OneSidedDb,
-    net: &SideNet,
-    side: &Side,
-    head: Head,
-    limit: u64,
-) -> [f64; RACE_ROLLS] {
-    let home = side[6..].iter().all(|&c| c == 0);
-    let exact = match head {
-        Head::AllOff => (home || dominated_count(side) <= limit)
-            .then(|| rolls_distribution(one, side, u64::MAX))
-            .flatten(),
-        Head::FirstOff => (home || dominated_full_count(side) <= limit)
-            .then(|| first_off_distribution(one, side, u64::MAX))
-            .flatten(),
-    };
-    exact.unwrap_or_else(|| net.distribution(head, side))
-}
-
-/// Sides a bootstrap target searches exactly ([`best_known`]'s limit): the net
+/// Sides a bootstrap target searches exactly ([`one_sided_distribution`]'s limit): the net
 /// answers for bigger ones. Larger searches made a target cost seconds.
 pub const BOOTSTRAP_EXACT: u64 = 2_000;
 
 /// A bootstrapped target for a side too far out to search: the one-roll recursion
 /// of the search (for each of the 21 rolls the play with the fewest expected rolls,
-/// the distribution shifted by a roll) with [`best_known`] for the positions after
+/// the distribution shifted by a roll) with [`one_sided_distribution`] for the positions after
 /// the plays (searched up to [`BOOTSTRAP_EXACT`]). As good as the net one roll
 /// nearer home, so fitting to these targets and repeating carries the searches'
 /// exactness outward.
@@ -132,7 +109,7 @@ pub fn bootstrap_target(
                 z[0] = 1.0;
                 z
             } else {
-                best_known(one, net, &child, head, BOOTSTRAP_EXACT)
+                one_sided_distribution(one, net, &child, head, BOOTSTRAP_EXACT)
             };
             let e = mean(&c);
             if best.as_ref().is_none_or(|(b, _)| e < *b) {
@@ -188,7 +165,13 @@ pub fn bootstrap_walk(
         let mut next: Option<(f64, Side)> = None;
         for m in gen.generate(&pos, dice) {
             let child = side_of(m.result());
-            let e = mean(&best_known(one, net, &child, Head::AllOff, BOOTSTRAP_EXACT));
+            let e = mean(&one_sided_distribution(
+                one,
+                net,
+                &child,
+                Head::AllOff,
+                BOOTSTRAP_EXACT,
+            ));
             if next.is_none_or(|(b, _)| e < b) {
                 next = Some((e, child));
             }

@@ -9,6 +9,7 @@
 
 use super::supervised::read_positions;
 use super::write_atomic;
+use crate::cli::nets::read_side_net;
 use crate::cli::CliError;
 use bgfarm_engine::eval::bearoff::race_distribution::{
     drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution, Side,
@@ -18,7 +19,7 @@ use bgfarm_engine::rng::Rng;
 use bgfarm_engine::train::side_net::{
     bootstrap_walk, decode_samples, encode_samples, fit, SideFitOptions, SideSample, FAR_PIPS,
 };
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -96,11 +97,9 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
                             let mut rng = Rng::for_stream(seed, i as u64);
                             let walk = bootstrap_walk(one, net, side, limit, &mut rng);
                             searched += usize::from(!walk.is_empty());
+                            // The walks' searches stay small, and the search
+                            // bounds its own memo.
                             out.extend(walk);
-                            if memo_large() {
-                                let _ = drain_memo(false);
-                                let _ = drain_memo(true);
-                            }
                             continue;
                         }
                         let all = rolls_distribution(one, side, limit).is_some();
@@ -124,11 +123,11 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
             .collect()
     });
     let searched: usize = parts.iter().map(|p| p.1).sum();
-    let mut seen: HashMap<(u8, Side), ()> = HashMap::new();
+    let mut seen: HashSet<(u8, Side)> = HashSet::new();
     let mut samples = Vec::new();
     for (part, _) in parts {
         for s in part {
-            if seen.insert((s.head as u8, s.side), ()).is_none() {
+            if seen.insert((s.head as u8, s.side)) {
                 samples.push(s);
             }
         }
@@ -154,12 +153,6 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
 /// Whether this thread's memos hold enough to be worth moving out now.
 fn memo_large() -> bool {
     memo_len() > DRAIN_AT
-}
-
-fn read_side_net(p: &std::path::Path) -> Result<SideNet, CliError> {
-    let bytes =
-        std::fs::read(p).map_err(|e| CliError::msg(format!("cannot read {}: {e}", p.display())))?;
-    SideNet::from_safetensors(&bytes).map_err(|e| CliError::msg(format!("{}: {e}", p.display())))
 }
 
 fn threads(t: Option<usize>) -> Result<usize, CliError> {

@@ -245,9 +245,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The checksum of an analysis layer over `inner` (FNV-1a over the inner checksum,
-/// the layer's `tag` and its size limit), so that results computed with the layer
-/// carry their own engine fingerprint.
 /// Race chances put in the cumulative convention: backgammons within gammons within
 /// wins (losses), once a layer has replaced some of them.
 fn cumulative(w: f32, wg: f32, wbg: f32, lg: f32, lbg: f32) -> Probs {
@@ -258,6 +255,9 @@ fn cumulative(w: f32, wg: f32, wbg: f32, lg: f32, lbg: f32) -> Probs {
     Probs([w, wg, wbg, lg, lbg])
 }
 
+/// The checksum of an analysis layer over `inner` (FNV-1a over the inner checksum,
+/// the layer's `tag` and its size limit), so that results computed with the layer
+/// carry their own engine fingerprint.
 fn layer_checksum(inner: &dyn crate::eval::neural::Endgame, tag: &[u8], limit: u64) -> u64 {
     let mut bytes = inner.checksum().to_le_bytes().to_vec();
     bytes.extend_from_slice(tag);

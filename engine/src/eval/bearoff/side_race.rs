@@ -1,15 +1,17 @@
 //! An [`Endgame`] that answers races from one-sided distributions: the tables' for
 //! a side that is home, the exact search's for a side within a limit, the one-sided
-//! race net's ([`SideNet`]) for the rest; win and gammon chances follow as in
-//! [`race_win`](super::race_distribution::race_win). Backgammon chances stay the
-//! inner endgame's (the escape tables).
+//! race net's ([`SideNet`]) for the rest; win chances follow as in
+//! [`race_win`](super::race_distribution::race_win), and gammon chances too where
+//! the tables or the search give the saver's first-off distribution (or the net's,
+//! with [`SideRace::with_gammons`]). Backgammon chances, and the rest of the gammon
+//! chances, stay the inner endgame's (the race net and the escape tables).
 //!
-//! Why: see [`side_net`](super::side_net). With a limit of 0 it costs two or three
-//! small net evaluations a race position, cheap enough for rollouts.
+//! Why: see [`side_net`](super::side_net). With a limit of 0 it costs one small net
+//! evaluation per side not home (cached per thread), cheap enough for rollouts.
 
 use super::race_distribution::{
-    dominated_count, dominated_full_count, first_off_distribution, gammon_from, race_sides,
-    rolls_distribution, win_from, Side, RACE_ROLLS,
+    dominated_full_count, first_off_distribution, gammon_from, race_sides, rolls_distribution,
+    win_from, Side, RACE_ROLLS,
 };
 use super::side_net::{Head, SideNet};
 use super::OneSidedDb;
@@ -69,52 +71,15 @@ impl<'a> SideRace<'a> {
             || (self.limit > 0 && dominated_full_count(side) <= self.limit)
     }
 
-    /// The side's distribution for `head`: the table's when home, the search's
-    /// within the limit, else the net's.
-    pub fn distribution(&self, side: &Side, head: Head) -> [f64; RACE_ROLLS] {
-        match self.exact(side, head) {
-            Some(d) => d,
-            None => self.net.distribution(head, side),
-        }
-    }
-
-    /// The table's or the search's distribution, where they answer.
-    fn exact(&self, side: &Side, head: Head) -> Option<[f64; RACE_ROLLS]> {
-        if side[6..].iter().all(|&c| c == 0) {
-            // Home: straight from the tables (through the search it would cost a
-            // count of dominated positions and a memo look-up, 30% of a race
-            // rollout's time).
-            let mut home = [0u8; 6];
-            home.copy_from_slice(&side[..6]);
-            let table = match head {
-                Head::AllOff => self.one.distribution(&home),
-                Head::FirstOff => self.one.first_off_distribution(&home),
-            }?;
-            let mut d = [0f64; RACE_ROLLS];
-            for (x, &t) in d.iter_mut().zip(table) {
-                *x = f64::from(t);
-            }
-            return Some(d);
-        }
-        let within = |count: fn(&Side) -> u64| self.limit > 0 && count(side) <= self.limit;
-        match head {
-            Head::AllOff if within(dominated_count) => rolls_distribution(self.one, side, u64::MAX),
-            Head::FirstOff if within(dominated_full_count) => {
-                first_off_distribution(self.one, side, u64::MAX)
-            }
-            _ => None,
-        }
-    }
-
     /// The side's all-off distribution and, for a side of 15 checkers, its
     /// first-off one when the tables or the search give it, or the net with
     /// [`with_gammons`](Self::with_gammons): one pass of the net's hidden layer for
     /// both.
     fn both(&self, side: &Side) -> ([f64; RACE_ROLLS], Option<[f64; RACE_ROLLS]>) {
         let full = checkers(side) == 15;
-        let all = self.exact(side, Head::AllOff);
+        let all = exact_distribution(self.one, side, Head::AllOff, self.limit);
         let first = if full {
-            self.exact(side, Head::FirstOff)
+            exact_distribution(self.one, side, Head::FirstOff, self.limit)
         } else {
             None
         };
@@ -182,6 +147,52 @@ impl SideRace<'_> {
     }
 }
 
+/// `side`'s distribution for `head` from the tables when it is home, else from the
+/// exact search when it could reach at most `limit` positions (never for 0); `None`
+/// otherwise, or for a first-off head of a side of fewer than 15 checkers.
+pub fn exact_distribution(
+    one: &OneSidedDb,
+    side: &Side,
+    head: Head,
+    limit: u64,
+) -> Option<[f64; RACE_ROLLS]> {
+    if side[6..].iter().all(|&c| c == 0) {
+        // Home: straight from the tables (through the search it would cost a count
+        // of dominated positions and a memo look-up, 30% of a race rollout's time).
+        let mut home = [0u8; 6];
+        home.copy_from_slice(&side[..6]);
+        let table = match head {
+            Head::AllOff => one.distribution(&home),
+            Head::FirstOff => one.first_off_distribution(&home),
+        }?;
+        let mut d = [0f64; RACE_ROLLS];
+        for (x, &t) in d.iter_mut().zip(table) {
+            *x = f64::from(t);
+        }
+        return Some(d);
+    }
+    if limit == 0 {
+        return None;
+    }
+    // The limit, not more, goes to the search: it also bounds the thread's memo.
+    match head {
+        Head::AllOff => rolls_distribution(one, side, limit),
+        Head::FirstOff => first_off_distribution(one, side, limit),
+    }
+}
+
+/// `side`'s distribution for `head`: [`exact_distribution`] where it answers, else
+/// `net`'s (what a [`SideRace`] of that limit uses, uncached).
+pub fn one_sided_distribution(
+    one: &OneSidedDb,
+    net: &SideNet,
+    side: &Side,
+    head: Head,
+    limit: u64,
+) -> [f64; RACE_ROLLS] {
+    exact_distribution(one, side, head, limit).unwrap_or_else(|| net.distribution(head, side))
+}
+
 fn checkers(s: &Side) -> u32 {
     s.iter().map(|&c| u32::from(c)).sum()
 }
@@ -197,7 +208,7 @@ impl Endgame for SideRace<'_> {
         } else {
             b"side-net"
         };
-        super::layer_checksum(self.inner, tag, self.net.checksum() ^ self.limit)
+        super::layer_checksum(self.inner, tag, self.net_id ^ self.limit)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
@@ -208,11 +219,10 @@ impl Endgame for SideRace<'_> {
         if checkers(&mover) == 0 || checkers(&opponent) == 0 {
             return refined;
         }
-        let [_, mut wg, wbg, mut lg, lbg] = refined.0;
-        let (m_ok, o_ok) = (self.answers(&mover), self.answers(&opponent));
-        if !(m_ok && o_ok) {
+        if !(self.answers(&mover) && self.answers(&opponent)) {
             return refined;
         }
+        let [_, mut wg, wbg, mut lg, lbg] = refined.0;
         let (m, m_first) = self.both(&mover);
         let (o, o_first) = self.both(&opponent);
         let w = win_from(&m, &o) as f32;
