@@ -156,7 +156,51 @@ struct Outcome {
     loss_gnubg0: f64,
     /// PubEval's choice, the yardstick.
     loss_pubeval: f64,
+    /// Equity errors of the 0-ply values of GNU Backgammon 2-ply's best plays:
+    /// bgfarm's and GNU Backgammon 0-ply's ([`ValueErrors`]).
+    errors0: ValueErrors,
+    errors_gnubg0: ValueErrors,
     seconds: f64,
+}
+
+/// How far 0-ply equities are from GNU Backgammon 2-ply's on one decision, over
+/// its [`VALUED`] best plays by 2-ply: the mean absolute error of the equities
+/// (what a cube decision or an analysis reads) and of their differences to the
+/// best play's (what a move choice reads). Why both: in release 0.11.0's races
+/// the choices lost 0.39 x1000 per decision (GNU Backgammon 0-ply 0.13), but the
+/// equities were off by 0.0095 per play (GNU Backgammon 0-ply 0.0018), most of it
+/// in gammon chances, which no choice measure shows.
+#[derive(Clone, Copy, Default)]
+struct ValueErrors {
+    equity: f64,
+    difference: f64,
+}
+
+/// Plays per decision whose values [`ValueErrors`] scores: GNU Backgammon 2-ply's
+/// best five, the candidates a choice is made among (as in
+/// `scripts/race-rollout-check.py`).
+const VALUED: usize = 5;
+
+/// [`ValueErrors`] of `values` (0-ply equities by result position ID, for the
+/// player making the play) against the file's 2-ply values; `None` when a play of
+/// the best [`VALUED`] has no value.
+fn value_errors(line: &Line, value: impl Fn(&BenchMove) -> Option<f64>) -> Option<ValueErrors> {
+    let mut top: Vec<&BenchMove> = line.moves.iter().collect();
+    top.sort_by(|a, b| b.eq2.total_cmp(&a.eq2));
+    top.truncate(VALUED);
+    let best = *top.first()?;
+    let best_value = value(best)?;
+    let mut e = ValueErrors::default();
+    for m in &top {
+        let v = value(m)?;
+        e.equity += (v - m.eq2).abs();
+        e.difference += ((v - best_value) - (m.eq2 - best.eq2)).abs();
+    }
+    let n = top.len() as f64;
+    e.equity /= n;
+    // The best play's own difference is 0 by construction: it is not counted.
+    e.difference /= (n - 1.0).max(1.0);
+    Some(e)
 }
 
 /// Running mean with its standard error.
@@ -209,6 +253,10 @@ struct Tally {
     loss_gnubg: Mean,
     loss_gnubg0: Mean,
     loss_pubeval: Mean,
+    equity_err0: Mean,
+    diff_err0: Mean,
+    equity_err_gnubg0: Mean,
+    diff_err_gnubg0: Mean,
     best0: u64,
     best_n: u64,
     best_gnubg: u64,
@@ -223,6 +271,10 @@ impl Tally {
         self.loss_gnubg.add(o.loss_gnubg);
         self.loss_gnubg0.add(o.loss_gnubg0);
         self.loss_pubeval.add(o.loss_pubeval);
+        self.equity_err0.add(o.errors0.equity);
+        self.diff_err0.add(o.errors0.difference);
+        self.equity_err_gnubg0.add(o.errors_gnubg0.equity);
+        self.diff_err_gnubg0.add(o.errors_gnubg0.difference);
         self.best0 += u64::from(o.loss0 < TIE);
         self.best_n += u64::from(o.loss_n < TIE);
         self.best_gnubg += u64::from(o.loss_gnubg < TIE);
@@ -246,6 +298,10 @@ impl Tally {
             loss_gnubg_0ply_se: self.loss_gnubg0.se(),
             loss_pubeval: self.loss_pubeval.mean(),
             loss_pubeval_se: self.loss_pubeval.se(),
+            equity_error_0ply: self.equity_err0.mean(),
+            difference_error_0ply: self.diff_err0.mean(),
+            equity_error_gnubg_0ply: self.equity_err_gnubg0.mean(),
+            difference_error_gnubg_0ply: self.diff_err_gnubg0.mean(),
             ms_per_hint: 1000.0 * self.seconds / n,
         }
     }
@@ -268,6 +324,12 @@ struct JsonTally {
     loss_gnubg_0ply_se: f64,
     loss_pubeval: f64,
     loss_pubeval_se: f64,
+    /// Mean absolute error of the 0-ply equities of GNU Backgammon 2-ply's best
+    /// five plays, and of their differences to the best one ([`ValueErrors`]).
+    equity_error_0ply: f64,
+    difference_error_0ply: f64,
+    equity_error_gnubg_0ply: f64,
+    difference_error_gnubg_0ply: f64,
     ms_per_hint: f64,
 }
 
@@ -407,6 +469,16 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                     let play = position_id::encode(&legal[play].next_position());
                     let pe = PubEval.choose(&case.pos, case.dice, legal);
                     let pe = position_id::encode(&legal[pe].next_position());
+                    let mut ours = BTreeMap::new();
+                    for m in legal {
+                        let e = f64::from(s.move_probs(m, 0).equity());
+                        ours.insert(position_id::encode(&m.next_position()), e);
+                    }
+                    let unvalued = || format!("{}: a listed play is not legal", case.line.pos);
+                    let errors0 = value_errors(&case.line, |m| ours.get(&m.result).copied())
+                        .ok_or_else(unvalued)?;
+                    let errors_gnubg0 =
+                        value_errors(&case.line, |m| Some(m.eq0)).ok_or_else(unvalued)?;
                     Ok(Outcome {
                         loss0: loss_of(&case.line, &c0)?,
                         choice0,
@@ -416,6 +488,8 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                         loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
                         loss_gnubg0: loss_of(&case.line, &gnubg0)?,
                         loss_pubeval: loss_of(&case.line, &pe)?,
+                        errors0,
+                        errors_gnubg0,
                         seconds,
                     })
                 },
@@ -488,6 +562,25 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
         row(k, t);
     }
     row("all", &all);
+    println!(
+        "0-ply values of GNU Backgammon 2-ply's best {VALUED} plays, mean absolute error \
+         against its 2-ply equities: of the equities, and of their differences to the best play's"
+    );
+    println!("class      equity err  diff err  | gnubg 0-ply equity err  diff err");
+    let values = |name: &str, t: &Tally| {
+        let j = t.json();
+        println!(
+            "{name:<8}   {:.4}      {:.4}    |             {:.4}      {:.4}",
+            j.equity_error_0ply,
+            j.difference_error_0ply,
+            j.equity_error_gnubg_0ply,
+            j.difference_error_gnubg_0ply,
+        );
+    };
+    for (k, t) in &classes {
+        values(k, t);
+    }
+    values("all", &all);
     if let Some(h) = hit_rate {
         println!("cache hits: {:.1}%", 100.0 * h);
     }
@@ -560,6 +653,32 @@ mod tests {
         assert!((m.mean() - 2.5).abs() < 1e-12);
         // sd = sqrt(5/3), se = sd / 2
         assert!((m.se() - (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+    }
+
+    /// By hand: 2-ply values 0.5, 0.4, 0.1 against 0-ply ones 0.45, 0.42, 0.2.
+    /// Equity errors 0.05, 0.02 and 0.1, mean 0.0567; differences to the best
+    /// -0.03 and -0.25 against -0.1 and -0.4, errors 0.07 and 0.15, mean 0.11.
+    #[test]
+    fn value_errors_by_hand() {
+        let mv = |result: &str, eq0: f64, eq2: f64| BenchMove {
+            result: result.to_string(),
+            eq0,
+            eq2,
+        };
+        let line = Line {
+            pos: "x".to_string(),
+            dice: [1, 2],
+            class: "race".to_string(),
+            gnubg_choice: "a".to_string(),
+            // Not in 2-ply order: the errors sort them.
+            moves: vec![mv("c", 0.2, 0.1), mv("a", 0.45, 0.5), mv("b", 0.42, 0.4)],
+        };
+        let e = value_errors(&line, |m| Some(m.eq0)).expect("all valued");
+        assert!((e.equity - 0.17 / 3.0).abs() < 1e-12, "{}", e.equity);
+        assert!((e.difference - 0.11).abs() < 1e-12, "{}", e.difference);
+        let exact = value_errors(&line, |m| Some(m.eq2)).expect("all valued");
+        assert_eq!((exact.equity, exact.difference), (0.0, 0.0));
+        assert!(value_errors(&line, |m| (m.result != "b").then_some(m.eq0)).is_none());
     }
 
     #[test]

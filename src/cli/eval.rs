@@ -4,7 +4,8 @@
 //! race net, exact bear-off tables).
 
 use super::input::parse_position;
-use super::nets::{exact_endgame, load_evaluator};
+use super::nets::load_evaluator;
+use super::race_args::RaceArgs;
 use super::CliError;
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::eval::{terminal_probs, Evaluator};
@@ -21,32 +22,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Gammon chances of a race from an exact search instead of the race net, where
-    /// the side that may be gammoned has none off and checkers outside its home
-    /// board and the other side is home; the search may visit at most N positions,
-    /// else the net answers.
-    #[arg(long, value_name = "N")]
-    pub exact_gammons: Option<usize>,
-    /// Win and gammon chances of a race from exact one-sided searches instead of the
-    /// race net (each side's distribution of rolls to bear off all its checkers, or
-    /// its first one for a side that may be gammoned; every play of every roll
-    /// searched), where each side could reach at most N positions; else the
-    /// one-sided race net answers (--side-net). Milliseconds to a minute or two a position (N = 2000000): meant for
-    /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
-    #[arg(long, value_name = "N")]
-    pub exact_race: Option<u64>,
-    /// The one-sided race net that answers races (each side's distribution of
-    /// rolls to bear off; see the README): `default` (built in), `none` (the
-    /// two-sided race net, as before 0.11.0) or a file from `bgfarm train
-    /// side-fit`. With --exact-race it answers for the sides over that limit.
-    #[arg(long, value_name = "NET")]
-    pub side_net: Option<String>,
-    /// Gammon chances of races from the one-sided net too (by default only the
-    /// tables and --exact-race's searches set them, the race net the rest): closer
-    /// equity differences between plays, but more 0-ply misses in gammon saves
-    /// with stragglers far back (see the README).
-    #[arg(long)]
-    pub side_gammons: bool,
+    #[command(flatten)]
+    pub race: RaceArgs,
 }
 
 #[derive(Serialize)]
@@ -60,12 +37,7 @@ struct JsonOut<'a> {
 pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
     let mut eval = load_evaluator(&args.net)?;
-    if let Some(e) = exact_endgame(
-        args.exact_gammons,
-        args.exact_race,
-        args.side_net.as_deref(),
-        args.side_gammons,
-    )? {
+    if let Some(e) = args.race.endgame()? {
         eval.endgame = Some(e);
     }
     let pos = input.position;

@@ -18,6 +18,7 @@ mod met;
 mod moves;
 mod nets;
 mod players;
+mod race_args;
 mod remote;
 mod remote_sim;
 mod rollout;

@@ -8,7 +8,8 @@
 //! [`EvalCache`]). Each play's value is a pure function of the play, so the ranking
 //! is bit-identical with any number of threads.
 
-use super::nets::{exact_endgame, load_evaluator};
+use super::nets::load_evaluator;
+use super::race_args::RaceArgs;
 use super::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::search::{
@@ -36,33 +37,8 @@ pub struct EvalArgs {
     /// Worker threads (default: one per core). Never changes a result.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Gammon chances of races from an exact search instead of the race net, where
-    /// the side that may be gammoned has none off and checkers still outside its
-    /// home board and the other side is home; each search may add at most N
-    /// positions to its memo, else the net answers. Milliseconds to minutes a
-    /// position: meant for 0-ply analysis.
-    #[arg(long, value_name = "N")]
-    pub exact_gammons: Option<usize>,
-    /// Win and gammon chances of races from exact one-sided searches instead of the
-    /// race net (each side's distribution of rolls to bear off all its checkers, or
-    /// its first one for a side that may be gammoned; every play of every roll
-    /// searched), where each side could reach at most N positions; else the
-    /// one-sided race net answers (--side-net). Milliseconds to a minute or two a position (N = 2000000): meant for
-    /// 0-ply analysis. With --exact-gammons, that search wins where it decides.
-    #[arg(long, value_name = "N")]
-    pub exact_race: Option<u64>,
-    /// The one-sided race net that answers races (each side's distribution of
-    /// rolls to bear off; see the README): `default` (built in), `none` (the
-    /// two-sided race net, as before 0.11.0) or a file from `bgfarm train
-    /// side-fit`. With --exact-race it answers for the sides over that limit.
-    #[arg(long, value_name = "NET")]
-    pub side_net: Option<String>,
-    /// Gammon chances of races from the one-sided net too (by default only the
-    /// tables and --exact-race's searches set them, the race net the rest): closer
-    /// equity differences between plays, but more 0-ply misses in gammon saves
-    /// with stragglers far back (see the README).
-    #[arg(long)]
-    pub side_gammons: bool,
+    #[command(flatten)]
+    pub race: RaceArgs,
 }
 
 /// The evaluator, cache and pool the options name.
@@ -87,12 +63,7 @@ impl EvalArgs {
             )));
         }
         let mut eval = load_evaluator(&self.net)?;
-        if let Some(e) = exact_endgame(
-            self.exact_gammons,
-            self.exact_race,
-            self.side_net.as_deref(),
-            self.side_gammons,
-        )? {
+        if let Some(e) = self.race.endgame()? {
             eval.endgame = Some(e);
         }
         let pool = rayon::ThreadPoolBuilder::new()
