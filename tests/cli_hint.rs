@@ -273,14 +273,18 @@ fn filter_study_writes_its_table_and_csv() {
 }
 
 /// `--exact-gammons` from the CLI: in the bench race `X90GAQCFBwAAAA` 2-1 the race
-/// net's 0-ply choice is 6/4 1/off, while the exact search of the opponent's
+/// net's 0-ply choice (`--side-net none`; the default takes this saver's gammon
+/// chances from the one-sided net since 0.12.0 and plays 2/off 1/off too) is 6/4
+/// 1/off, while the exact search of the opponent's
 /// first-checker-off chances makes 2/off 1/off the best play, with a gammon chance
 /// of about 0.010 (GNU Backgammon 2-ply: 0.0106). `eval` prints the searched chance
 /// too, and `train label` refuses the option above 0-ply.
 #[test]
 fn exact_gammons_from_the_cli() {
-    let plain = hint_ply0("X90GAQCFBwAAAA", "21", &[]);
+    let plain = hint_ply0("X90GAQCFBwAAAA", "21", &["--side-net", "none"]);
     assert_eq!(moves_of(&plain)[0]["move"], "6/4 1/off");
+    let default = hint_ply0("X90GAQCFBwAAAA", "21", &[]);
+    assert_eq!(moves_of(&default)[0]["move"], "2/off 1/off");
     let exact = hint_ply0("X90GAQCFBwAAAA", "21", &["--exact-gammons", "100000"]);
     let best = &moves_of(&exact)[0];
     assert_eq!(best["move"], "2/off 1/off");

@@ -46,7 +46,7 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 /// - `--exact-race N`: sides of at most N dominated positions get the exact
 ///   one-sided search, the others the one-sided net ([`SideRace`]), or with
 ///   `--side-net none` the race net ([`ExactRace`]).
-/// - `--side-gammons`: the one-sided net's gammon chances too (see
+/// - `--side-gammons`: the one-sided net's gammon chances for every saver (see
 ///   [`SideRace::with_gammons`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).

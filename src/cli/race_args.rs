@@ -32,10 +32,10 @@ pub struct RaceArgs {
     /// side-fit`. With --exact-race it answers for the sides over that limit.
     #[arg(long, value_name = "NET")]
     pub side_net: Option<String>,
-    /// Gammon chances of races from the one-sided net too (by default only the
-    /// tables and --exact-race's searches set them, the race net the rest): closer
-    /// equity differences between plays, but more 0-ply misses in gammon saves
-    /// with stragglers far back (see the README).
+    /// Gammon chances of races from the one-sided net for every saver (by default
+    /// for savers at most 25 pips from home, fully up to 10, and from the race net
+    /// further out): closer equity differences between plays, but more 0-ply
+    /// misses in gammon saves with stragglers far back (see the README).
     #[arg(long)]
     pub side_gammons: bool,
 }

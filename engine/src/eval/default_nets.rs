@@ -36,13 +36,16 @@ pub fn side_net() -> Result<&'static SideNet, NetError> {
 }
 
 /// The default endgame: the tables, and race win chances from one-sided
-/// distributions ([`SideRace`] with the built-in [`side_net`], no searches, gammon
-/// chances from the tables where they reach and the race net elsewhere), as every
-/// command and worker evaluates by default since 0.11.0. Why: on GNU Backgammon's
-/// 250 bench races, 0-ply loss x1000 0.386 and 94.8% best plays against the race
-/// net's 0.445 and 94.4%, and the equity differences between plays off by 6.9
-/// thousandths against 8.2 (GNU Backgammon 0-ply: 0.133, 2.6). It costs one small
-/// net evaluation per side not home, on top of the race net's. The layer is made
+/// distributions ([`SideRace`] with the built-in [`side_net`], no searches), as
+/// every command and worker evaluates by default since 0.11.0; gammon chances from
+/// the tables where they reach, the net for savers near home (since 0.12.0,
+/// [`first_off_trust`](super::bearoff::side_race::first_off_trust)) and the race
+/// net further out. Why: on GNU Backgammon's 250 bench races, 0-ply loss x1000
+/// 0.342 and 95.2% best plays against the race net's 0.445 and 94.4%, and the
+/// 0-ply equities of GNU Backgammon 2-ply's best five plays off by 7.4 thousandths
+/// against 10.6 (differences between them 5.7 against 9.3; GNU Backgammon 0-ply:
+/// 0.133, 2.3 and 2.5). It costs one small net evaluation per side not home, on
+/// top of the race net's, and one more head for a saver near home. The layer is made
 /// once, over the tables of the first call (the process-wide ones in practice).
 pub fn default_endgame(db: &'static BearoffDb) -> Result<&'static dyn Endgame, NetError> {
     static LAYER: OnceLock<SideRace<'static>> = OnceLock::new();
@@ -121,5 +124,41 @@ mod tests {
             }
         }
         assert_eq!(eval.choose_index(&parent, &moves), Some(best_exact.1));
+    }
+
+    /// A gammon the race net misses: GNU Backgammon's bench race `X90GAQCFBwAAAA`
+    /// 2-1 after its best 2/off 1/off. The saver has one checker on its 12-point
+    /// (6 pips from home) and 14 home, and is gammoned only if it misses its first
+    /// checker off twice. GNU Backgammon 2-ply: 0.0106; the race net alone gave
+    /// 0.001, so the choice fell to 6/4 1/off. The default takes it from the
+    /// one-sided net's first-off distribution (the saver is near home) and picks
+    /// 2/off 1/off.
+    #[test]
+    fn a_gammon_near_home_from_the_side_net() {
+        use crate::eval::bearoff::side_race::first_off_trust;
+        use crate::eval::Evaluator;
+        let db = BearoffDb::global();
+        let eval = default_evaluator(Some(default_endgame(db).unwrap())).unwrap();
+        // After 2/off 1/off, the saver on roll.
+        let next = crate::ids::position_id::decode("4AEA4KvbIAAAAA").unwrap();
+        let lose_gammon = eval.evaluate(&next).0[3];
+        assert!((lose_gammon - 0.0106).abs() < 0.002, "{lose_gammon}");
+        let parent = crate::ids::position_id::decode("X90GAQCFBwAAAA").unwrap();
+        let moves = crate::movegen::legal_moves(&parent, crate::dice::Dice::new(2, 1).unwrap());
+        let best = eval.choose_index(&parent, &moves).unwrap();
+        let chosen = crate::ids::position_id::encode(&moves[best].next_position());
+        assert_eq!(chosen, "4AEA4KvbIAAAAA");
+        // The trust ramp by hand: 10 pips from home or fewer, full; 25 or more,
+        // none; linear between (18 pips: 7/15).
+        let mut saver = [0u8; 24];
+        saver[5] = 14;
+        saver[11] = 1; // the 12-point: 6 pips
+        assert_eq!(first_off_trust(&saver), 1.0);
+        saver[11] = 0;
+        saver[23] = 1; // the 24-point: 18 pips
+        assert!((first_off_trust(&saver) - 7.0 / 15.0).abs() < 1e-6);
+        saver[5] = 13;
+        saver[23] = 2; // 36 pips
+        assert_eq!(first_off_trust(&saver), 0.0);
     }
 }

@@ -40,6 +40,9 @@
 //! 0.11.0 answers races from the one-sided race net's roll distributions by
 //! default (the endgame layer's checksum, in the hash, names the net); races
 //! play and value differently, so every trial that reaches one changes.
+//! 0.12.0 takes the gammon chances of races from the one-sided net's first-off
+//! distributions too, for savers near home (the layer's checksum names the
+//! rule): races with a gammon at stake near the end value and play differently.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

@@ -100,7 +100,7 @@ fn sigmoid(x: f32) -> f32 {
 
 /// Softmax of `logits`, in `f32` (the exponentials are most of a call's cost; a
 /// probability below 1e-38 becomes 0), widened to `f64` for the caller's sums.
-fn softmax(logits: &[f32; RACE_ROLLS]) -> [f64; RACE_ROLLS] {
+pub fn softmax(logits: &[f32; RACE_ROLLS]) -> [f64; RACE_ROLLS] {
     let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
     let mut e = [0f32; RACE_ROLLS];
     for (o, &l) in e.iter_mut().zip(logits) {

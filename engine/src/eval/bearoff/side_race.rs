@@ -1,19 +1,21 @@
 //! An [`Endgame`] that answers races from one-sided distributions: the tables' for
 //! a side that is home, the exact search's for a side within a limit, the one-sided
 //! race net's ([`SideNet`]) for the rest; win chances follow as in
-//! [`race_win`](super::race_distribution::race_win), and gammon chances too where
-//! the tables or the search give the saver's first-off distribution (or the net's,
-//! with [`SideRace::with_gammons`]). Backgammon chances, and the rest of the gammon
-//! chances, stay the inner endgame's (the race net and the escape tables).
+//! [`race_win`](super::race_distribution::race_win), and gammon chances as in
+//! [`gammon_from`] from the saver's first-off distribution where it is exact or the
+//! net is trusted with it ([`first_off_trust`]). Backgammon chances, and the gammon
+//! chances of savers further out, stay the inner endgame's (the race net and the
+//! escape tables).
 //!
 //! Why: see [`side_net`](super::side_net). With a limit of 0 it costs one small net
-//! evaluation per side not home (cached per thread), cheap enough for rollouts.
+//! evaluation per side not home and head (cached per thread), cheap enough for
+//! rollouts.
 
 use super::race_distribution::{
     dominated_full_count, first_off_distribution, gammon_from, race_sides, rolls_distribution,
     win_from, Side, RACE_ROLLS,
 };
-use super::side_net::{Head, SideNet};
+use super::side_net::{side_inputs, softmax, Head, SideNet};
 use super::OneSidedDb;
 use crate::eval::neural::Endgame;
 use crate::eval::Probs;
@@ -29,9 +31,8 @@ pub struct SideRace<'a> {
     limit: u64,
     /// The net's checksum: names it in the thread's cache ([`CACHE`]).
     net_id: u64,
-    /// Whether the net's first-off distributions set the gammon chances too (else
-    /// only the tables' and the searches' do, and the inner layer answers the
-    /// rest).
+    /// Whether the net's first-off distributions set the gammon chances of every
+    /// saver (else only those of savers near home, see [`first_off_trust`]).
     gammons: bool,
 }
 
@@ -49,13 +50,13 @@ impl<'a> SideRace<'a> {
         }
     }
 
-    /// The same layer with the net's gammon chances (`true`) or without them (the
-    /// default). Why not by default: on GNU Backgammon's 250 bench races they
-    /// bring the error of the equity differences between plays from 6.9 to 4.6
-    /// thousandths, but the 0-ply loss from 0.39 to 0.65, nearly all of it in five
-    /// gammon saves with stragglers far back, where the net has the fewest exact
-    /// samples (and where, in two of them, the exact search and bgfarm's rollouts
-    /// disagree with GNU Backgammon 2-ply, the bench's referee).
+    /// The same layer with the net's gammon chances for every saver (`true`), or
+    /// only for savers near home (the default, [`first_off_trust`]). Why not all
+    /// by default: on GNU Backgammon's 250 bench races the net's gammon chances
+    /// everywhere bring the errors of the equities of the best five plays from
+    /// 0.0074 to 0.0068 (GNU Backgammon 0-ply 0.0023), but the 0-ply loss from
+    /// 0.34 to 0.65 x1000, nearly all of it in five gammon saves with stragglers
+    /// far back, where the net is least consistent with itself.
     pub fn with_gammons(self, gammons: bool) -> Self {
         SideRace { gammons, ..self }
     }
@@ -71,32 +72,108 @@ impl<'a> SideRace<'a> {
             || (self.limit > 0 && dominated_full_count(side) <= self.limit)
     }
 
-    /// The side's all-off distribution and, for a side of 15 checkers, its
-    /// first-off one when the tables or the search give it, or the net with
-    /// [`with_gammons`](Self::with_gammons): one pass of the net's hidden layer for
-    /// both.
-    fn both(&self, side: &Side) -> ([f64; RACE_ROLLS], Option<[f64; RACE_ROLLS]>) {
-        let full = checkers(side) == 15;
-        let all = exact_distribution(self.one, side, Head::AllOff, self.limit);
-        let first = if full {
-            exact_distribution(self.one, side, Head::FirstOff, self.limit)
-        } else {
-            None
-        };
-        let net_first = full && first.is_none() && self.gammons;
-        match all {
-            Some(a) if !net_first => (a, first),
-            None if !net_first => (self.net_all_off(side), first),
-            _ => {
-                let [na, nf] = self.net.distributions(side);
-                (all.unwrap_or(na), first.or(net_first.then_some(nf)))
-            }
+    /// The side's all-off distribution: exact where the tables or the search give
+    /// it, else the net's (through the thread's cache).
+    fn all_off(&self, side: &Side) -> [f64; RACE_ROLLS] {
+        exact_distribution(self.one, side, Head::AllOff, self.limit)
+            .unwrap_or_else(|| self.net_distribution(Head::AllOff, side))
+    }
+
+    /// The first-off distribution of `saver` (15 checkers, none off) with the
+    /// weight its gammon chances get against the inner layer's: 1 where it is
+    /// exact, [`first_off_trust`] where it is the net's (1 everywhere with
+    /// [`with_gammons`](Self::with_gammons)). `None` for a side that cannot be
+    /// gammoned, a weight of 0, or a finisher (`finisher`: its all-off
+    /// distribution) that cannot be done within [`GAMMON_HORIZON`] rolls, where
+    /// the chance is negligible and the net is not asked.
+    fn first_off(
+        &self,
+        saver: &Side,
+        finisher: &[f64; RACE_ROLLS],
+    ) -> Option<([f64; RACE_ROLLS], f32)> {
+        if checkers(saver) != 15 {
+            return None;
         }
+        if let Some(d) = exact_distribution(self.one, saver, Head::FirstOff, self.limit) {
+            return Some((d, 1.0));
+        }
+        let pips = pips_to_come_home(saver);
+        let trust = if self.gammons { 1.0 } else { trust_at(pips) };
+        let horizon = gammon_horizon(pips).min(RACE_ROLLS - 1);
+        let soon: f64 = finisher[..=horizon].iter().sum();
+        if trust == 0.0 || soon < NEGLIGIBLE_GAMMON {
+            return None;
+        }
+        Some((self.net_distribution(Head::FirstOff, saver), trust))
     }
 }
 
-/// Slots of the thread's cache of the net's all-off distributions: 8192 x 272
-/// bytes. Why a cache: the other side is the same for every candidate of a roll and
+/// Pips a saver's checkers still need to come home (`p - 6` for each on points
+/// 7-24) up to which the net's first-off distribution is trusted fully
+/// ([`first_off_trust`]).
+pub const TRUST_FULL_PIPS: u32 = 10;
+/// Pips to come home from which the net's first-off distribution is not trusted.
+pub const TRUST_NONE_PIPS: u32 = 25;
+
+/// How far the net's first-off distribution of `saver` is trusted for its gammon
+/// chances: 1 up to [`TRUST_FULL_PIPS`] pips to come home, 0 from
+/// [`TRUST_NONE_PIPS`], linear between (the inner layer's chances get the rest).
+///
+/// Why: the net learnt far-back savers only from bootstrapped targets, and it
+/// drifts from itself there. Over the 15-checker savers of 3,000 random gammon
+/// races (`train races --kind gammon --seed 901`), its expected rolls to the first
+/// checker off differed from its own one-roll lookahead (the bootstrap target) by
+/// 0.006-0.009 rolls on average below 20 pips to come home, 0.017 at 20-24, 0.032
+/// at 25-29, 0.049 at 30-34, 0.12 at 40-44 and 0.19-0.56 beyond 45. In the bench
+/// race `2OaGgwC3mw8AAA` 2-4 (the saver 47 pips from home) the net gave the gammon
+/// 0.06 where GNU Backgammon 2-ply gives 0.28, and its lookaheads of one and two
+/// rolls 0.14 and 0.22. The ramp is smooth so that sibling plays on either side
+/// of a bound are not valued by different estimators at once: ending it at 30
+/// instead of 25 cost 0.45-0.59 x1000 per decision on the bench races against
+/// 0.34 (one gammon save, `/wEAANyrGEgCAA` 6-1, lost 0.034 alone).
+pub fn first_off_trust(saver: &Side) -> f32 {
+    trust_at(pips_to_come_home(saver))
+}
+
+/// [`first_off_trust`] of a saver `pips` from home.
+fn trust_at(pips: u32) -> f32 {
+    if pips <= TRUST_FULL_PIPS {
+        1.0
+    } else if pips >= TRUST_NONE_PIPS {
+        0.0
+    } else {
+        (TRUST_NONE_PIPS - pips) as f32 / (TRUST_NONE_PIPS - TRUST_FULL_PIPS) as f32
+    }
+}
+
+/// Pips `side`'s checkers need to come home: `p - 6` for each on points 7-24.
+fn pips_to_come_home(side: &Side) -> u32 {
+    (7u32..=24)
+        .zip(&side[6..])
+        .map(|(p, &c)| (p - 6) * u32::from(c))
+        .sum()
+}
+
+/// Rolls within which a finisher must be able to finish for the net's first-off
+/// distribution of a saver `pips` from home to be asked: 2 more than a roll per 6
+/// pips (8.17 on average; a run of smaller rolls is what it takes to need more).
+/// Beyond that the gammon chance is tiny, the inner layer's value stands, and
+/// rollouts are spared a net evaluation: in a 95-82 pip race nearly every side
+/// is near home but no finisher can be done that soon, and asking the net for
+/// every first-off distribution made a rollout 4 times as slow.
+fn gammon_horizon(pips: u32) -> usize {
+    2 + pips.div_ceil(6) as usize
+}
+
+/// Chance of the finisher being done within [`gammon_horizon`] rolls below which
+/// the net's first-off distribution is not asked for. The 1296-trial rollout of
+/// `au8HBADlzLcAAA` (95 pips against 82) on one thread: 1.4 s at 1e-4, 0.94 s at
+/// 1e-3 (0.11.0, no first-off heads: 0.76 s); the bench races' values are the
+/// same at both.
+const NEGLIGIBLE_GAMMON: f64 = 1e-3;
+
+/// Slots of the thread's cache of the net's distributions (either head): 8192 x
+/// 272 bytes. Why a cache: the other side is the same for every candidate of a roll and
 /// for every roll of a rollout's luck estimate, and candidates recur between the
 /// two. A 1296-trial rollout of a 95-pip race (`au8HBADlzLcAAA`) on one thread
 /// took 0.47 s with the race net alone, 2.9 s with the one-sided net uncached (and
@@ -110,23 +187,49 @@ struct Slot {
     d: [f32; RACE_ROLLS],
 }
 
+/// The net's hidden layer for the last [`RECENT`] sides it evaluated (net id, side
+/// key, activations). Why: a side's first-off distribution is asked for right
+/// after its all-off one, in the same race evaluation; keeping the hidden layer
+/// saves the larger half of the second evaluation (the rollout of
+/// [`NEGLIGIBLE_GAMMON`] at 1e-4: 1.8 s without, 1.4 s with).
+const RECENT: usize = 2;
+
 thread_local! {
     static CACHE: RefCell<Vec<Slot>> = RefCell::new(
         (0..CACHE_SLOTS)
             .map(|_| Slot { net: 0, key: u128::MAX, d: [0.0; RACE_ROLLS] })
             .collect(),
     );
+    static HIDDEN: RefCell<Recent> = RefCell::new(Recent {
+        next: 0,
+        sides: std::array::from_fn(|_| RecentSide { net: 0, key: u128::MAX, h: Vec::new() }),
+    });
+}
+
+/// [`HIDDEN`]'s ring: the slot to fill next and the sides.
+struct Recent {
+    next: usize,
+    sides: [RecentSide; RECENT],
+}
+
+/// A side's hidden layer under a net (ids as in [`Slot`]).
+struct RecentSide {
+    net: u64,
+    key: u128,
+    h: Vec<f32>,
 }
 
 impl SideRace<'_> {
-    /// The net's all-off distribution of `side`, through the thread's cache. The
-    /// values are rounded to `f32` whether they come from the cache or not, so a
-    /// result never depends on what the cache holds.
-    fn net_all_off(&self, side: &Side) -> [f64; RACE_ROLLS] {
-        let key = side
+    /// The net's distribution of `side` for `head`, through the thread's cache.
+    /// The values are rounded to `f32` whether they come from the cache or not, so
+    /// a result never depends on what the cache holds.
+    fn net_distribution(&self, head: Head, side: &Side) -> [f64; RACE_ROLLS] {
+        // 24 points of 4 bits: bits 0-95; the head in bit 127.
+        let side_key = side
             .iter()
             .rev()
             .fold(0u128, |k, &c| (k << 4) | u128::from(c & 15));
+        let key = side_key | (u128::from(head == Head::FirstOff) << 127);
         let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as usize % CACHE_SLOTS;
         let widen = |d: &[f32; RACE_ROLLS]| d.map(f64::from);
@@ -136,13 +239,39 @@ impl SideRace<'_> {
             if s.key == key && s.net == self.net_id {
                 return widen(&s.d);
             }
-            let d = self.net.distribution(Head::AllOff, side).map(|x| x as f32);
+            let d = self.fresh_distribution(head, side, side_key);
             *s = Slot {
                 net: self.net_id,
                 key,
                 d,
             };
             widen(&d)
+        })
+    }
+
+    /// The net's distribution, with the hidden layer from [`HIDDEN`] when the side
+    /// was among the last evaluated (the same values either way).
+    fn fresh_distribution(&self, head: Head, side: &Side, side_key: u128) -> [f32; RACE_ROLLS] {
+        HIDDEN.with(|r| {
+            let mut r = r.borrow_mut();
+            let found = r
+                .sides
+                .iter()
+                .position(|s| s.net == self.net_id && s.key == side_key);
+            let i = match found {
+                Some(i) => i,
+                None => {
+                    let i = r.next;
+                    r.next = (i + 1) % RECENT;
+                    r.sides[i] = RecentSide {
+                        net: self.net_id,
+                        key: side_key,
+                        h: self.net.hidden_layer(&side_inputs(side)),
+                    };
+                    i
+                }
+            };
+            softmax(&self.net.logits(head, &r.sides[i].h)).map(|x| x as f32)
         })
     }
 }
@@ -206,7 +335,7 @@ impl Endgame for SideRace<'_> {
         let tag: &[u8] = if self.gammons {
             b"side-net+gammons"
         } else {
-            b"side-net"
+            b"side-net+near-gammons"
         };
         super::layer_checksum(self.inner, tag, self.net_id ^ self.limit)
     }
@@ -223,14 +352,14 @@ impl Endgame for SideRace<'_> {
             return refined;
         }
         let [_, mut wg, wbg, mut lg, lbg] = refined.0;
-        let (m, m_first) = self.both(&mover);
-        let (o, o_first) = self.both(&opponent);
+        let m = self.all_off(&mover);
+        let o = self.all_off(&opponent);
         let w = win_from(&m, &o) as f32;
-        if let Some(f) = o_first {
-            wg = gammon_from(&m, &f, 0) as f32;
+        if let Some((f, t)) = self.first_off(&opponent, &m) {
+            wg = t * gammon_from(&m, &f, 0) as f32 + (1.0 - t) * wg;
         }
-        if let Some(f) = m_first {
-            lg = gammon_from(&o, &f, 1) as f32;
+        if let Some((f, t)) = self.first_off(&mover, &o) {
+            lg = t * gammon_from(&o, &f, 1) as f32 + (1.0 - t) * lg;
         }
         super::cumulative(w, wg, wbg, lg, lbg)
     }
