@@ -17,7 +17,8 @@ use bgfarm_engine::eval::bearoff::race_distribution::{
 use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
 use bgfarm_engine::rng::Rng;
 use bgfarm_engine::train::side_net::{
-    bootstrap_walk, decode_samples, encode_samples, fit, SideFitOptions, SideSample, FAR_PIPS,
+    bootstrap_walk, decode_samples, encode_samples, fit, Lookahead, SideFitOptions, SideSample,
+    FAR_PIPS,
 };
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -41,6 +42,14 @@ pub struct SidesArgs {
     /// (see `bgfarm_engine::train::side_net::bootstrap_target`).
     #[arg(long, value_name = "NET")]
     pub bootstrap: Option<PathBuf>,
+    /// With --bootstrap: targets K rolls deep instead of one, from sampled games of
+    /// the side (see `bgfarm_engine::train::side_net::lookahead_target`).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub lookahead: usize,
+    /// With --lookahead above 1: games per first roll of each target (21 first
+    /// rolls).
+    #[arg(long, default_value_t = 2, value_name = "M")]
+    pub games_per_roll: usize,
     /// Seed of the bootstrap games' rolls (root `i` rolls from stream `i`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -69,6 +78,18 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
         }
     }
     let limit = a.limit;
+    if a.lookahead == 0 || a.games_per_roll == 0 {
+        return Err(CliError::msg(
+            "--lookahead and --games-per-roll must be at least 1",
+        ));
+    }
+    if a.lookahead > 1 && a.bootstrap.is_none() {
+        return Err(CliError::msg("--lookahead needs --bootstrap"));
+    }
+    let look = Lookahead {
+        rolls: a.lookahead,
+        games_per_roll: a.games_per_roll,
+    };
     let boot = match &a.bootstrap {
         Some(p) => Some(read_side_net(p)?),
         None => None,
@@ -95,7 +116,7 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
                     for (i, side) in roots.iter().enumerate().skip(t).step_by(threads) {
                         if let Some(net) = boot {
                             let mut rng = Rng::for_stream(seed, i as u64);
-                            let walk = bootstrap_walk(one, net, side, limit, &mut rng);
+                            let walk = bootstrap_walk(one, net, side, limit, Some(look), &mut rng);
                             searched += usize::from(!walk.is_empty());
                             // The walks' searches stay small, and the search
                             // bounds its own memo.
