@@ -7,7 +7,7 @@
 //! thousands of sides nearer home, each with its exact distribution, so a few
 //! thousand roots give millions of samples at no extra cost.
 
-use super::supervised::read_positions;
+use super::supervised::{read_positions, thread_count};
 use super::write_atomic;
 use crate::cli::nets::read_side_net;
 use crate::cli::CliError;
@@ -64,7 +64,7 @@ const DRAIN_AT: usize = 2_500_000;
 
 pub fn sides(a: SidesArgs) -> Result<(), CliError> {
     let positions = read_positions(&a.positions)?;
-    let threads = threads(a.threads)?;
+    let threads = thread_count(a.threads)?;
     let one = crate::cli::nets::tables().one_sided();
     let start = Instant::now();
     let mut roots: Vec<Side> = Vec::new();
@@ -176,14 +176,6 @@ fn memo_large() -> bool {
     memo_len() > DRAIN_AT
 }
 
-fn threads(t: Option<usize>) -> Result<usize, CliError> {
-    match t {
-        Some(0) => Err(CliError::msg("--threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
 #[derive(clap::Args)]
 pub struct SideFitArgs {
     /// Sample files written by `bgfarm train sides`.
@@ -254,7 +246,7 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
-        threads: threads(a.threads)?,
+        threads: thread_count(a.threads)?,
         seed: a.seed,
     };
     let start = Instant::now();

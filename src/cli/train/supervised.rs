@@ -233,13 +233,19 @@ impl Nets {
 }
 
 pub(super) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    if threads == Some(0) {
-        return Err(CliError::msg("--threads must be at least 1"));
-    }
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
+        .num_threads(thread_count(threads)?)
         .build()
         .map_err(|e| CliError::msg(format!("cannot start threads: {e}")))
+}
+
+/// `--threads`: at least 1, one per core when not given.
+pub(super) fn thread_count(threads: Option<usize>) -> Result<usize, CliError> {
+    match threads {
+        Some(0) => Err(CliError::msg("--threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 pub(super) fn create(path: &Path) -> Result<BufWriter<std::fs::File>, CliError> {
