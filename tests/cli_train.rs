@@ -9,13 +9,15 @@ use common::{bgfarm, json};
 const RACE: &str = "/wEAAJjtCEB4AA";
 const CONTACT: &str = "4HPwATDgc/ABMA";
 
-fn ok(args: &[&str]) {
+/// Runs `bgfarm args`, which must succeed, and returns what it printed.
+fn ok(args: &[&str]) -> String {
     let out = bgfarm(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).to_string()
 }
 
 /// An empty directory of this test process (removed by the test at its end).
@@ -546,13 +548,7 @@ fn one_sided_race_net_pipeline() {
         let (pos, out) = (path("pos.txt"), path(out));
         let mut args = vec!["train", "sides", "--positions", &pos, "--out", &out];
         args.extend(extra);
-        let run = bgfarm(&args);
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        String::from_utf8_lossy(&run.stdout).to_string()
+        ok(&args)
     };
     let report = sides(&["--limit", "20000"], "exact.bin");
     assert!(report.contains("samples"), "{report}");
@@ -562,13 +558,7 @@ fn one_sided_race_net_pipeline() {
         args.push("--samples");
         args.extend(samples);
         args.extend(["--out", &out]);
-        let run = bgfarm(&args);
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        String::from_utf8_lossy(&run.stdout).to_string()
+        ok(&args)
     };
     let exact = path("exact.bin");
     let log = fit(&[&exact], "n1.safetensors");

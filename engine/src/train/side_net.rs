@@ -91,42 +91,16 @@ pub fn bootstrap_target(
     head: Head,
     gen: &mut MoveGenerator,
 ) -> [f32; RACE_ROLLS] {
-    let pos = side_position(side);
-    let mut d = [0f64; RACE_ROLLS];
-    for (dice, weight) in Dice::ALL_21 {
-        let w = f64::from(weight) / 36.0;
-        let moves = gen.generate(&pos, dice);
-        let start = pos.mover_checkers();
-        if head == Head::FirstOff && moves.iter().any(|m| m.result().mover_checkers() < start) {
-            d[1] += w;
-            continue;
-        }
-        let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
-        for m in moves {
-            let child = side_of(m.result());
-            let c = if child.iter().all(|&x| x == 0) {
-                let mut z = [0f64; RACE_ROLLS];
-                z[0] = 1.0;
-                z
-            } else {
-                one_sided_distribution(one, net, &child, head, BOOTSTRAP_EXACT)
-            };
-            let e = mean(&c);
-            if best.as_ref().is_none_or(|(b, _)| e < *b) {
-                best = Some((e, c));
-            }
-        }
-        if let Some((_, c)) = best {
-            for (n, &p) in c.iter().enumerate() {
-                d[(n + 1).min(RACE_ROLLS - 1)] += w * p;
-            }
-        }
-    }
-    let mut out = [0f32; RACE_ROLLS];
-    for (o, &x) in out.iter_mut().zip(&d) {
-        *o = x as f32;
-    }
-    out
+    // One roll deep, one game a roll: every roll is enumerated, none is drawn.
+    lookahead_target(
+        one,
+        net,
+        side,
+        head,
+        Lookahead::ONE_ROLL,
+        &mut Rng::new(0),
+        gen,
+    )
 }
 
 /// Lookahead of a bootstrap target: how many rolls each sampled game of the side
@@ -136,6 +110,42 @@ pub fn bootstrap_target(
 pub struct Lookahead {
     pub rolls: usize,
     pub games_per_roll: usize,
+}
+
+impl Lookahead {
+    /// [`bootstrap_target`]'s: the search's one-roll recursion, exact.
+    pub const ONE_ROLL: Lookahead = Lookahead {
+        rolls: 1,
+        games_per_roll: 1,
+    };
+}
+
+/// The play among `moves` (of a side alone) with the fewest expected rolls of
+/// `head` after it, the search's play, with the side after it and its
+/// distribution ([`one_sided_distribution`] within [`BOOTSTRAP_EXACT`]; none left
+/// to roll once every checker is off). `None` without a play.
+fn best_play(
+    one: &OneSidedDb,
+    net: &SideNet,
+    moves: &[crate::movegen::Move],
+    head: Head,
+) -> Option<(Side, [f64; RACE_ROLLS])> {
+    let mut best: Option<(f64, Side, [f64; RACE_ROLLS])> = None;
+    for m in moves {
+        let child = side_of(m.result());
+        let c = if child.iter().all(|&x| x == 0) {
+            let mut z = [0f64; RACE_ROLLS];
+            z[0] = 1.0;
+            z
+        } else {
+            one_sided_distribution(one, net, &child, head, BOOTSTRAP_EXACT)
+        };
+        let e = mean(&c);
+        if best.as_ref().is_none_or(|(b, _, _)| e < *b) {
+            best = Some((e, child, c));
+        }
+    }
+    best.map(|(_, child, c)| (child, c))
 }
 
 /// A target `look.rolls` rolls deep: for each of the 21 first rolls,
@@ -178,16 +188,7 @@ pub fn lookahead_target(
                     d[played.min(RACE_ROLLS - 1)] += w;
                     break;
                 }
-                let mut best: Option<(f64, [f64; RACE_ROLLS], Side)> = None;
-                for m in moves {
-                    let child = side_of(m.result());
-                    let c = one_sided_distribution(one, net, &child, head, BOOTSTRAP_EXACT);
-                    let e = mean(&c);
-                    if best.as_ref().is_none_or(|(b, _, _)| e < *b) {
-                        best = Some((e, c, child));
-                    }
-                }
-                let Some((_, c, child)) = best else {
+                let Some((child, c)) = best_play(one, net, moves, head) else {
                     // No legal play (cannot happen to a side alone): count the
                     // side as it is, a roll later.
                     let c = one_sided_distribution(one, net, &s, head, BOOTSTRAP_EXACT);
@@ -256,22 +257,9 @@ pub fn bootstrap_walk(
         }
         let pos = side_position(&s);
         let dice = rng.roll();
-        let mut next: Option<(f64, Side)> = None;
-        for m in gen.generate(&pos, dice) {
-            let child = side_of(m.result());
-            let e = mean(&one_sided_distribution(
-                one,
-                net,
-                &child,
-                Head::AllOff,
-                BOOTSTRAP_EXACT,
-            ));
-            if next.is_none_or(|(b, _)| e < b) {
-                next = Some((e, child));
-            }
-        }
+        let next = best_play(one, net, gen.generate(&pos, dice), Head::AllOff);
         match next {
-            Some((_, c)) => s = c,
+            Some((c, _)) => s = c,
             None => return out,
         }
     }

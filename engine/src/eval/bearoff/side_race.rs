@@ -84,7 +84,7 @@ impl<'a> SideRace<'a> {
     /// exact, [`first_off_trust`] where it is the net's (1 everywhere with
     /// [`with_gammons`](Self::with_gammons)). `None` for a side that cannot be
     /// gammoned, a weight of 0, or a finisher (`finisher`: its all-off
-    /// distribution) that cannot be done within [`GAMMON_HORIZON`] rolls, where
+    /// distribution) that cannot be done within [`gammon_horizon`] rolls, where
     /// the chance is negligible and the net is not asked.
     fn first_off(
         &self,
