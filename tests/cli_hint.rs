@@ -163,6 +163,13 @@ fn bad_input_is_a_one_line_error_with_code_2() {
         &["hint", POS, "31", "--threads", "0"],
         &["bench", "hint", "--class", "backgame"],
         &["bench", "hint", "--file", "/nonexistent/bench.jsonl"],
+        &["bench", "race-referee", "--limit", "0"],
+        &[
+            "bench",
+            "race-referee",
+            "--file",
+            "/nonexistent/bench.jsonl",
+        ],
         &["filter-study", "--ply", "0", "--decisions", "5"],
         &["filter-study", "--decisions", "0"],
         &["filter-study", "--decisions", "5", "--filters", "bogus"],
@@ -355,4 +362,56 @@ fn label_refuses_above_ply0(position: &str, option: &str) {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(option));
+}
+
+/// `bench race-referee` on two bench races: one where every choice is GNU
+/// Backgammon 2-ply's, and `X90GAQCFBwAAAA` 2-1, where the two-sided race net
+/// (`--side-net none`) plays 6/4 1/off and misses the gammon that 2/off 1/off wins
+/// when the opponent's straggler fails to get a checker off in time: 0.0100 by the
+/// exact gammon search, 0.0106 by GNU Backgammon 2-ply. The searches decide every
+/// play there, so they charge the race net's choice about the same as the bench,
+/// and GNU Backgammon's nothing.
+#[test]
+fn bench_race_referee_scores_the_disputed_races() {
+    let bench = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine/testdata/oracle/bench.jsonl"
+    );
+    let text = std::fs::read_to_string(bench).expect("bench file");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("\"dy0AANgKAAgAAA\"") || l.contains("\"X90GAQCFBwAAAA\""))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let dir = std::env::temp_dir().join(format!("bgfarm-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("races.jsonl");
+    std::fs::write(&file, lines.join("\n")).expect("write");
+    let f = file.to_string_lossy().to_string();
+    let v = json(&[
+        "bench",
+        "race-referee",
+        "--file",
+        &f,
+        "--side-net",
+        "none",
+        "--json",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(v["decisions"], 2, "{v}");
+    assert_eq!(v["disputed"], 1, "{v}");
+    assert_eq!(v["decided"], 1, "{v}");
+    let d = &v["disputed_decisions"][0];
+    assert_eq!(d["position"], "X90GAQCFBwAAAA");
+    assert_eq!(d["choices"][0], "2/off 1/off");
+    let loss = |key: &str, i: usize| d[key][i].as_f64().unwrap_or(-1.0);
+    assert_eq!(loss("bench_loss", 0), 0.0);
+    assert_eq!(loss("searched_loss", 0), 0.0);
+    assert!((0.0104..0.0116).contains(&loss("bench_loss", 2)), "{d}");
+    assert!((0.009..0.011).contains(&loss("searched_loss", 2)), "{d}");
+    // Means over both decisions, the agreed one counting 0.
+    let mean = v["searched"]["bgfarm_0ply"]["mean"]
+        .as_f64()
+        .unwrap_or(-1.0);
+    assert!((mean - loss("searched_loss", 2) / 2.0).abs() < 1e-12, "{v}");
 }

@@ -72,6 +72,10 @@ pub enum What {
     /// Coordinator capacity (no-op batch results per second, durable) and cluster
     /// efficiency (one rollout on 2 workers x 1 thread vs 1 worker x 1 thread).
     Cluster(super::bench_cluster::ClusterArgs),
+    /// The bench's race decisions where GNU Backgammon 2-ply, GNU Backgammon 0-ply
+    /// and bgfarm 0-ply choose differently, scored again by the bear-off tables and
+    /// one-sided searches (no net) wherever those decide every play.
+    RaceReferee(super::bench_referee::RefereeArgs),
 }
 
 #[derive(clap::Args)]
@@ -105,8 +109,8 @@ pub struct HintArgs {
     pub cache: CacheArgs,
 }
 
-const DEFAULT_FILE: &str = "engine/testdata/oracle/bench.jsonl";
-const CLASSES: [&str; 3] = ["contact", "crashed", "race"];
+pub(super) const DEFAULT_FILE: &str = "engine/testdata/oracle/bench.jsonl";
+pub(super) const CLASSES: [&str; 3] = ["contact", "crashed", "race"];
 /// Loss below which a choice counts as GNU Backgammon's best play (ties, README §4).
 const TIE: f64 = 1e-3;
 
@@ -114,30 +118,35 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.what {
         What::Hint(a) => hint(a),
         What::Cluster(a) => super::bench_cluster::cluster(a),
+        What::RaceReferee(a) => super::bench_referee::race_referee(a),
     }
 }
 
+/// One line of the bench file.
 #[derive(Deserialize)]
-struct Line {
-    pos: String,
-    dice: [u8; 2],
-    class: String,
-    gnubg_choice: String,
-    moves: Vec<BenchMove>,
+pub(super) struct Line {
+    pub pos: String,
+    pub dice: [u8; 2],
+    pub class: String,
+    pub gnubg_choice: String,
+    /// Every legal play, GNU Backgammon 2-ply's best first.
+    pub moves: Vec<BenchMove>,
 }
 
+/// A play of a bench line: the position it leads to (ID) and GNU Backgammon's
+/// 0-ply and 2-ply equities of it.
 #[derive(Deserialize)]
-struct BenchMove {
-    result: String,
-    eq0: f64,
-    eq2: f64,
+pub(super) struct BenchMove {
+    pub result: String,
+    pub eq0: f64,
+    pub eq2: f64,
 }
 
 /// A bench position ready to search.
-struct Case {
-    line: Line,
-    pos: Position,
-    dice: Dice,
+pub(super) struct Case {
+    pub line: Line,
+    pub pos: Position,
+    pub dice: Dice,
 }
 
 /// The choices made on one position.
@@ -347,14 +356,14 @@ struct JsonOut {
 }
 
 /// The bench file: as given, or (for the default path) next to the sources.
-fn bench_file(path: &Path) -> PathBuf {
+pub(super) fn bench_file(path: &Path) -> PathBuf {
     if path.exists() || path != Path::new(DEFAULT_FILE) {
         return path.to_path_buf();
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_FILE)
 }
 
-fn read_cases(
+pub(super) fn read_cases(
     path: &Path,
     class: Option<&str>,
     limit: Option<usize>,

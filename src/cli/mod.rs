@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_cluster;
+mod bench_referee;
 mod bench_scaling;
 mod bench_throughput;
 mod cube;

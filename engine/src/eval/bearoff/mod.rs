@@ -33,6 +33,7 @@ pub mod gammon_save;
 pub mod index;
 pub mod one_sided;
 pub mod race_distribution;
+pub mod searched;
 pub mod side_net;
 pub mod side_race;
 pub mod two_sided;

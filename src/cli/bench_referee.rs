@@ -1,0 +1,329 @@
+//! `bgfarm bench race-referee`: the bench's race decisions scored again by the
+//! tables and searches, where the choices disagree and the searches decide.
+//!
+//! Why: `bench hint` scores a choice by GNU Backgammon 2-ply's equities, which in
+//! races rest on its race net. In gammon saves with stragglers far back that net is
+//! off by more than the gaps between plays, and GNU Backgammon 0-ply shares its
+//! errors, so there the bench charges a different choice for the referee's error.
+//! In release 0.12.0, three decisions of that kind were 0.049 of bgfarm 0-ply's
+//! 0.086 total race loss (`u3kDAMCZhcEOAA` 6-1, `/zIAAHCvUFAUAA` 3-5,
+//! `dwsAAFh5AzsAAA` 4-1), each one where the searches put bgfarm's play within 0.002
+//! of the best or ahead. This command puts a number on that for the whole class:
+//! for every race decision where GNU Backgammon 2-ply's best play, GNU Backgammon
+//! 0-ply's choice (the file's best `eq0`) and bgfarm's 0-ply choice are not all one
+//! play, it values every legal play by
+//! [`searched_probs`](bgfarm_engine::eval::bearoff::searched::searched_probs) (no
+//! net anywhere) and, where every play is decided, scores the three choices by
+//! those values instead. Where the three agree they lose alike under any referee;
+//! those decisions count 0 for all three, as in the bench.
+//!
+//! Cost: a few seconds for most disputed decisions, minutes for savers with many
+//! stragglers (`u3kDAMCZhcEOAA` reaches 5.6 million first-off positions: about 13
+//! minutes on one core, most of the memory of the run, some 700 MB a thread).
+
+use super::bench::{bench_file, read_cases, Case, Mean, DEFAULT_FILE};
+use super::search_args::{CacheArgs, EvalArgs};
+use super::CliError;
+use bgfarm_engine::eval::bearoff::gammon_save::Memo;
+use bgfarm_engine::eval::bearoff::searched::searched_probs;
+use bgfarm_engine::eval::bearoff::BearoffDb;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::notation::format_move;
+use bgfarm_engine::search::Ladder;
+use bgfarm_engine::MoveGenerator;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct RefereeArgs {
+    /// The bench file (JSON lines, see engine/testdata/oracle/README.md section 4).
+    #[arg(long, default_value = DEFAULT_FILE)]
+    pub file: PathBuf,
+    /// Only the first L race decisions.
+    #[arg(long, value_name = "L")]
+    pub limit: Option<usize>,
+    /// Most positions each side's one-sided search may reach (as `--exact-race`); a
+    /// disputed decision with a play over it keeps the bench's scores. The default
+    /// decides every race decision of the oracle bench.
+    #[arg(long, value_name = "N", default_value_t = 6_000_000)]
+    pub search_limit: u64,
+    /// Most positions each exact gammon search may add (as `--exact-gammons`); over
+    /// it the one-sided first-off search gives the gammon chance (0.001-0.004 from
+    /// the exact one where both decide).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub gammon_budget: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// Who chooses, in the order of every table and array here.
+const CHOOSERS: [&str; 3] = [
+    "GNU Backgammon 2-ply",
+    "GNU Backgammon 0-ply",
+    "bgfarm 0-ply",
+];
+
+/// One race decision, scored by both referees.
+#[derive(Serialize)]
+struct Decision {
+    position: String,
+    dice: [u8; 2],
+    /// The three choices in notation, in [`CHOOSERS`]' order.
+    choices: [String; 3],
+    /// Their losses by the bench (GNU Backgammon 2-ply's equities).
+    bench_loss: [f64; 3],
+    /// Their losses by the searches, where every play is decided.
+    searched_loss: Option<[f64; 3]>,
+    /// The best play by the searches and its cubeless equity, where decided.
+    searched_best: Option<(String, f64)>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct Score {
+    mean: f64,
+    se: f64,
+}
+
+#[derive(Serialize)]
+struct JsonOut {
+    file: String,
+    fingerprint: String,
+    search_limit: u64,
+    gammon_budget: usize,
+    decisions: usize,
+    disputed: usize,
+    decided: usize,
+    /// Mean loss per race decision by each referee, for each chooser.
+    bench: BTreeMap<&'static str, Score>,
+    searched: BTreeMap<&'static str, Score>,
+    /// The disputed decisions.
+    disputed_decisions: Vec<Decision>,
+}
+
+pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
+    if args.limit == Some(0) {
+        return Err(CliError::msg("--limit must be at least 1"));
+    }
+    let path = bench_file(&args.file);
+    let cases = read_cases(&path, Some("race"), args.limit)?;
+    if cases.is_empty() {
+        return Err(CliError::msg(format!(
+            "no race decision in {}",
+            path.display()
+        )));
+    }
+    let engine = args.eval.engine(args.cache.cache_mib)?;
+    let db = BearoffDb::global();
+    let (limit, budget) = (args.search_limit, args.gammon_budget);
+    let decisions: Vec<Result<Option<Decision>, String>> = engine.pool.install(|| {
+        cases
+            .par_iter()
+            .with_max_len(1)
+            .map_init(
+                || engine.searcher(),
+                |s, case| {
+                    let ours = s
+                        .best_move(&case.pos, case.dice, 0, &Ladder::all())
+                        .map(|c| position_id::encode(&c.mv.next_position()))
+                        .ok_or_else(|| format!("{}: no legal play", case.line.pos))?;
+                    decide(db, case, ours, limit, budget)
+                },
+            )
+            .collect()
+    });
+    let mut disputed = Vec::new();
+    let mut bench: [Mean; 3] = Default::default();
+    let mut searched: [Mean; 3] = Default::default();
+    for d in decisions {
+        match d.map_err(CliError::msg)? {
+            None => {
+                for m in bench.iter_mut().chain(searched.iter_mut()) {
+                    m.add(0.0);
+                }
+            }
+            Some(d) => {
+                let by_searches = d.searched_loss.unwrap_or(d.bench_loss);
+                for i in 0..3 {
+                    bench[i].add(d.bench_loss[i]);
+                    searched[i].add(by_searches[i]);
+                }
+                disputed.push(d);
+            }
+        }
+    }
+    let decided = disputed
+        .iter()
+        .filter(|d| d.searched_loss.is_some())
+        .count();
+    let score = |m: &[Mean; 3]| -> BTreeMap<&'static str, Score> {
+        let keys = ["gnubg_2ply", "gnubg_0ply", "bgfarm_0ply"];
+        keys.iter()
+            .zip(m)
+            .map(|(k, m)| {
+                let s = Score {
+                    mean: m.mean(),
+                    se: m.se(),
+                };
+                (*k, s)
+            })
+            .collect()
+    };
+    if args.json {
+        let out = JsonOut {
+            file: path.display().to_string(),
+            fingerprint: format!("{:016x}", engine.fingerprint),
+            search_limit: limit,
+            gammon_budget: budget,
+            decisions: cases.len(),
+            disputed: disputed.len(),
+            decided,
+            bench: score(&bench),
+            searched: score(&searched),
+            disputed_decisions: disputed,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!(
+        "{}: {} race decisions, {} disputed (GNU Backgammon 2-ply's best play, its 0-ply choice \
+         and bgfarm's 0-ply choice not all one play), {decided} of them decided by the searches \
+         (limit {limit}, gammon budget {budget})",
+        path.display(),
+        cases.len(),
+        disputed.len()
+    );
+    println!(
+        "Mean loss per race decision x1000 (SE); where the three choices agree they lose alike \
+         under any referee and count 0"
+    );
+    println!(
+        "referee                         {:>22} {:>22} {:>22}",
+        CHOOSERS[0], CHOOSERS[1], CHOOSERS[2]
+    );
+    let row = |name: &str, m: &[Mean; 3]| {
+        let cell = |m: &Mean| format!("{:.3} ({:.3})", 1000.0 * m.mean(), 1000.0 * m.se());
+        println!(
+            "{name:<31} {:>22} {:>22} {:>22}",
+            cell(&m[0]),
+            cell(&m[1]),
+            cell(&m[2])
+        );
+    };
+    row("the bench (GNU 2-ply)", &bench);
+    row("the searches where they decide", &searched);
+    println!(
+        "Disputed decisions: the three choices, then each one's loss x1000 by the bench / by \
+         the searches ('-': a play over the limit)"
+    );
+    for d in &disputed {
+        let by = |i: usize| {
+            let s = d
+                .searched_loss
+                .map_or("-".to_string(), |l| format!("{:.1}", 1000.0 * l[i]));
+            format!("{:.1}/{s}", 1000.0 * d.bench_loss[i])
+        };
+        println!(
+            "  {} {}{}  {} | {} | {}   {} {} {}   {:.1} s",
+            d.position,
+            d.dice[0],
+            d.dice[1],
+            d.choices[0],
+            d.choices[1],
+            d.choices[2],
+            by(0),
+            by(1),
+            by(2),
+            d.seconds
+        );
+    }
+    Ok(())
+}
+
+/// Scores one decision by both referees; `None` when the three choices are one play.
+/// `ours` is bgfarm's choice (the position it leads to).
+fn decide(
+    db: &BearoffDb,
+    case: &Case,
+    ours: String,
+    limit: u64,
+    budget: usize,
+) -> Result<Option<Decision>, String> {
+    let line = &case.line;
+    let gnubg2 = line.moves[0].result.clone();
+    let gnubg0 = line
+        .moves
+        .iter()
+        .max_by(|a, b| a.eq0.total_cmp(&b.eq0))
+        .map(|m| m.result.clone())
+        .ok_or_else(|| format!("{}: no moves listed", line.pos))?;
+    if gnubg2 == gnubg0 && gnubg0 == ours {
+        return Ok(None);
+    }
+    let choices = [gnubg2, gnubg0, ours];
+    let eq2: BTreeMap<&str, f64> = line
+        .moves
+        .iter()
+        .map(|m| (m.result.as_str(), m.eq2))
+        .collect();
+    let unlisted = |r: &str| {
+        format!(
+            "{} {:?}: play to {r} is not in the bench's list",
+            line.pos, line.dice
+        )
+    };
+    let mut bench_loss = [0.0; 3];
+    for (l, c) in bench_loss.iter_mut().zip(&choices) {
+        *l = line.moves[0].eq2 - eq2.get(c.as_str()).ok_or_else(|| unlisted(c))?;
+    }
+    let start = Instant::now();
+    let mut gen = MoveGenerator::new();
+    let legal = gen.generate(&case.pos, case.dice);
+    let mut memo = Memo::default();
+    let mut notation = BTreeMap::new();
+    let mut values = BTreeMap::new();
+    for m in legal {
+        let next = m.next_position();
+        let id = position_id::encode(&next);
+        notation.insert(id.clone(), format_move(m));
+        // Seen by the opponent on roll: its chances turned round are the mover's.
+        let v = searched_probs(db, &next, limit, budget, &mut memo)
+            .map(|p| f64::from(p.flip().equity()));
+        values.insert(id, v);
+    }
+    let decided: Option<BTreeMap<&String, f64>> =
+        values.iter().map(|(k, v)| v.map(|v| (k, v))).collect();
+    let best = decided.as_ref().and_then(|d| {
+        d.iter()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(k, v)| ((*k).clone(), *v))
+    });
+    let searched_loss = match (&decided, &best) {
+        (Some(d), Some((_, top))) => {
+            let mut l = [0.0; 3];
+            for (l, c) in l.iter_mut().zip(&choices) {
+                *l = top - d.get(c).ok_or_else(|| unlisted(c))?;
+            }
+            Some(l)
+        }
+        _ => None,
+    };
+    let name = |id: &String| notation.get(id).cloned().unwrap_or_else(|| id.clone());
+    Ok(Some(Decision {
+        position: line.pos.clone(),
+        dice: line.dice,
+        choices: choices.each_ref().map(name),
+        bench_loss,
+        searched_loss,
+        searched_best: best.map(|(id, v)| (name(&id), v)),
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
