@@ -407,6 +407,11 @@ fn bench_race_referee_scores_the_disputed_races() {
     let loss = |key: &str, i: usize| d[key][i].as_f64().unwrap_or(-1.0);
     assert_eq!(loss("bench_loss", 0), 0.0);
     assert_eq!(loss("searched_loss", 0), 0.0);
+    // The searches' own best play is GNU Backgammon 2-ply's: the bench charges
+    // it nothing.
+    assert_eq!(d["searched_best"][0], "2/off 1/off");
+    assert_eq!(d["searched_best_bench_loss"], 0.0);
+    assert_eq!(v["searched_choice_bench_loss"], 0.0);
     assert!((0.0104..0.0116).contains(&loss("bench_loss", 2)), "{d}");
     assert!((0.009..0.011).contains(&loss("searched_loss", 2)), "{d}");
     // Means over both decisions, the agreed one counting 0.

@@ -84,6 +84,8 @@ struct Decision {
     searched_loss: Option<[f64; 3]>,
     /// The best play by the searches and its cubeless equity, where decided.
     searched_best: Option<(String, f64)>,
+    /// What the bench charges that play (GNU Backgammon 2-ply's equities).
+    searched_best_bench_loss: Option<f64>,
     seconds: f64,
 }
 
@@ -102,6 +104,9 @@ struct JsonOut {
     decisions: usize,
     disputed: usize,
     decided: usize,
+    /// The bench's loss of the searches' best play, summed over the decided
+    /// disputed decisions, per race decision.
+    searched_choice_bench_loss: f64,
     /// Mean loss per race decision by each referee, for each chooser.
     bench: BTreeMap<&'static str, Score>,
     searched: BTreeMap<&'static str, Score>,
@@ -124,6 +129,8 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
     let engine = args.eval.engine(args.cache.cache_mib)?;
     let db = BearoffDb::global();
     let (limit, budget) = (args.search_limit, args.gammon_budget);
+    // Minutes to an hour on 2 cores: show the decisions done (not with --json).
+    let bar = super::remote::bar(args.json, cases.len() as u64, "decisions")?;
     let decisions: Vec<Result<Option<Decision>, String>> = engine.pool.install(|| {
         cases
             .par_iter()
@@ -135,11 +142,14 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
                         .best_move(&case.pos, case.dice, 0, &Ladder::all())
                         .map(|c| position_id::encode(&c.mv.next_position()))
                         .ok_or_else(|| format!("{}: no legal play", case.line.pos))?;
-                    decide(db, case, ours, limit, budget)
+                    let d = decide(db, case, ours, limit, budget);
+                    bar.inc(1);
+                    d
                 },
             )
             .collect()
     });
+    bar.finish_and_clear();
     let mut disputed = Vec::new();
     let mut bench: [Mean; 3] = Default::default();
     let mut searched: [Mean; 3] = Default::default();
@@ -164,6 +174,13 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
         .iter()
         .filter(|d| d.searched_loss.is_some())
         .count();
+    // What the bench charges the searches' own choices, over the decisions they
+    // decide (a lower bound on the bench loss of a player that is right there).
+    let searched_choice_bench_loss: f64 = disputed
+        .iter()
+        .filter_map(|d| d.searched_best_bench_loss)
+        .sum::<f64>()
+        / cases.len() as f64;
     let score = |m: &[Mean; 3]| -> BTreeMap<&'static str, Score> {
         let keys = ["gnubg_2ply", "gnubg_0ply", "bgfarm_0ply"];
         keys.iter()
@@ -186,6 +203,7 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
             decisions: cases.len(),
             disputed: disputed.len(),
             decided,
+            searched_choice_bench_loss,
             bench: score(&bench),
             searched: score(&searched),
             disputed_decisions: disputed,
@@ -220,6 +238,11 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
     };
     row("the bench (GNU 2-ply)", &bench);
     row("the searches where they decide", &searched);
+    println!(
+        "The searches' own best play, where they decide, costs by the bench {:.3} x1000 per \
+         race decision",
+        1000.0 * searched_choice_bench_loss
+    );
     println!(
         "Disputed decisions: the three choices, then each one's loss x1000 by the bench / by \
          the searches ('-': a play over the limit)"
@@ -316,6 +339,12 @@ fn decide(
         }
         _ => None,
     };
+    let searched_best_bench_loss = match &best {
+        Some((id, _)) => {
+            Some(line.moves[0].eq2 - eq2.get(id.as_str()).ok_or_else(|| unlisted(id))?)
+        }
+        None => None,
+    };
     let name = |id: &String| notation.get(id).cloned().unwrap_or_else(|| id.clone());
     Ok(Some(Decision {
         position: line.pos.clone(),
@@ -324,6 +353,7 @@ fn decide(
         bench_loss,
         searched_loss,
         searched_best: best.map(|(id, v)| (name(&id), v)),
+        searched_best_bench_loss,
         seconds: start.elapsed().as_secs_f64(),
     }))
 }
