@@ -395,8 +395,18 @@ pub(super) fn read_cases(
     Ok(cases)
 }
 
+/// GNU Backgammon 0-ply's choice: the play (the position it leads to) with the best
+/// `eq0` in the file.
+pub(super) fn gnubg_0ply_choice(line: &Line) -> Result<String, String> {
+    line.moves
+        .iter()
+        .max_by(|a, b| a.eq0.total_cmp(&b.eq0))
+        .map(|m| m.result.clone())
+        .ok_or_else(|| format!("{}: no moves listed", line.pos))
+}
+
 /// GNU Backgammon's 2-ply loss of the play leading to `result`.
-fn loss_of(line: &Line, result: &str) -> Result<f64, String> {
+pub(super) fn loss_of(line: &Line, result: &str) -> Result<f64, String> {
     let best = line.moves[0].eq2;
     line.moves
         .iter()
@@ -455,13 +465,7 @@ fn hint(args: HintArgs) -> Result<(), CliError> {
                         .map(|c| format_move(&c.mv))
                         .unwrap_or_default();
                     let c0 = choice(best0)?;
-                    let gnubg0 = case
-                        .line
-                        .moves
-                        .iter()
-                        .max_by(|a, b| a.eq0.total_cmp(&b.eq0))
-                        .map(|m| m.result.clone())
-                        .ok_or_else(|| "no moves listed".to_string())?;
+                    let gnubg0 = gnubg_0ply_choice(&case.line)?;
                     let mut gen = MoveGenerator::new();
                     let legal = gen.generate(&case.pos, case.dice);
                     if legal.is_empty() {

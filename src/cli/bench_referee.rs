@@ -19,9 +19,9 @@
 //!
 //! Cost: a few seconds for most disputed decisions, minutes for savers with many
 //! stragglers (`u3kDAMCZhcEOAA` reaches 5.6 million first-off positions: about 13
-//! minutes on one core, most of the memory of the run, some 700 MB a thread).
+//! minutes on one core; each thread's memo may hold up to twice the limit).
 
-use super::bench::{bench_file, read_cases, Case, Mean, DEFAULT_FILE};
+use super::bench::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, Mean, DEFAULT_FILE};
 use super::search_args::{CacheArgs, EvalArgs};
 use super::CliError;
 use bgfarm_engine::eval::bearoff::gammon_save::Memo;
@@ -47,7 +47,8 @@ pub struct RefereeArgs {
     pub limit: Option<usize>,
     /// Most positions each side's one-sided search may reach (as `--exact-race`); a
     /// disputed decision with a play over it keeps the bench's scores. The default
-    /// decides every race decision of the oracle bench.
+    /// covers the largest first-off searches of the bench's gammon saves (5.2 and
+    /// 5.6 million positions); some races where neither side is home need more.
     #[arg(long, value_name = "N", default_value_t = 6_000_000)]
     pub search_limit: u64,
     /// Most positions each exact gammon search may add (as `--exact-gammons`); over
@@ -282,30 +283,14 @@ fn decide(
 ) -> Result<Option<Decision>, String> {
     let line = &case.line;
     let gnubg2 = line.moves[0].result.clone();
-    let gnubg0 = line
-        .moves
-        .iter()
-        .max_by(|a, b| a.eq0.total_cmp(&b.eq0))
-        .map(|m| m.result.clone())
-        .ok_or_else(|| format!("{}: no moves listed", line.pos))?;
+    let gnubg0 = gnubg_0ply_choice(line)?;
     if gnubg2 == gnubg0 && gnubg0 == ours {
         return Ok(None);
     }
     let choices = [gnubg2, gnubg0, ours];
-    let eq2: BTreeMap<&str, f64> = line
-        .moves
-        .iter()
-        .map(|m| (m.result.as_str(), m.eq2))
-        .collect();
-    let unlisted = |r: &str| {
-        format!(
-            "{} {:?}: play to {r} is not in the bench's list",
-            line.pos, line.dice
-        )
-    };
     let mut bench_loss = [0.0; 3];
     for (l, c) in bench_loss.iter_mut().zip(&choices) {
-        *l = line.moves[0].eq2 - eq2.get(c.as_str()).ok_or_else(|| unlisted(c))?;
+        *l = loss_of(line, c)?;
     }
     let start = Instant::now();
     let mut gen = MoveGenerator::new();
@@ -333,18 +318,15 @@ fn decide(
         (Some(d), Some((_, top))) => {
             let mut l = [0.0; 3];
             for (l, c) in l.iter_mut().zip(&choices) {
-                *l = top - d.get(c).ok_or_else(|| unlisted(c))?;
+                *l = top
+                    - d.get(c)
+                        .ok_or_else(|| format!("{}: play to {c} is not legal", line.pos))?;
             }
             Some(l)
         }
         _ => None,
     };
-    let searched_best_bench_loss = match &best {
-        Some((id, _)) => {
-            Some(line.moves[0].eq2 - eq2.get(id.as_str()).ok_or_else(|| unlisted(id))?)
-        }
-        None => None,
-    };
+    let searched_best_bench_loss = best.as_ref().map(|(id, _)| loss_of(line, id)).transpose()?;
     let name = |id: &String| notation.get(id).cloned().unwrap_or_else(|| id.clone());
     Ok(Some(Decision {
         position: line.pos.clone(),

@@ -68,8 +68,16 @@ pub fn searched_probs(
     }
     let one = db.one_sided();
     let win = win_chance(one, pos, limit)?;
-    let (one_sided_wg, one_sided_lg) = race_gammons(one, pos, limit);
     let (exact_wg, exact_lg) = gammon_chances(one, pos, budget, memo);
+    // The one-sided first-off searches (up to `limit` positions) only where a saver
+    // with none off is left undecided by the exact search.
+    let undecided = (pos.opponent_off() == 0 && exact_wg.is_none())
+        || (pos.mover_off() == 0 && exact_lg.is_none());
+    let (one_sided_wg, one_sided_lg) = if undecided {
+        race_gammons(one, pos, limit)
+    } else {
+        (None, None)
+    };
     let (table_wbg, table_lbg) = backgammon_chances(one, pos);
     // The mover's gammon is the opponent's to save, and the other way round. A
     // saver's checkers in the finisher's home board: the mover's on its points 19
