@@ -36,6 +36,7 @@ pub mod race_distribution;
 pub mod searched;
 pub mod side_net;
 pub mod side_race;
+pub mod side_table;
 pub mod two_sided;
 
 pub use one_sided::{OneSidedDb, MAX_FIRST_ROLLS, MAX_ROLLS};

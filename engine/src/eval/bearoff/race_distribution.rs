@@ -34,13 +34,12 @@
 
 use super::index::POINTS;
 use super::one_sided::{side_position, MAX_ROLLS};
+use super::side_table::{key_side, side_key, SideTable};
 use super::OneSidedDb;
 use crate::dice::Dice;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Length of every distribution here: entry `n` = P(exactly `n` rolls). A race side
 /// of 15 checkers needs at most about 45 rolls even with small dice only in its
@@ -59,29 +58,6 @@ pub const MEMO_CAP: usize = 4_000_000;
 /// A side's checkers in its own numbering, `[i]` = checkers on point `i + 1`.
 pub type Side = [u8; 24];
 
-/// A multiply-shift hasher for the memo's `u128` keys: SipHash's cost shows in a
-/// search that is mostly lookups.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn write_u128(&mut self, k: u128) {
-        let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let x = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 = x ^ (x >> 32);
-    }
-}
-
 /// Where a memoised distribution lies in [`Memo::values`]: its entries `lo..lo+len`
 /// (the others are 0).
 #[derive(Clone, Copy)]
@@ -96,10 +72,9 @@ struct Span {
 #[derive(Default)]
 struct Memo {
     /// Key -> (span number, expected rolls): the expectation kept beside the span
-    /// number (in what would be the entry's padding) saves the search a second
-    /// cache miss per child (about 5% of a large first-off search, whose time goes
-    /// mostly into these look-ups).
-    index: HashMap<u128, (u32, f32), BuildHasherDefault<KeyHasher>>,
+    /// number saves the search a second cache miss per child (about 5% of a large
+    /// first-off search, whose time goes mostly into these look-ups).
+    index: SideTable,
     spans: Vec<Span>,
     values: Vec<f32>,
 }
@@ -112,7 +87,7 @@ impl Memo {
     }
 
     /// Stores `d` and returns its span's number and expectation.
-    fn push(&mut self, key: u128, d: &[f64; RACE_ROLLS]) -> (u32, f32) {
+    fn push(&mut self, key: u64, d: &[f64; RACE_ROLLS]) -> (u32, f32) {
         let lo = d.iter().position(|&x| x != 0.0).unwrap_or(0);
         let hi = d.iter().rposition(|&x| x != 0.0).map_or(lo, |h| h + 1);
         let expected: f64 = d.iter().enumerate().map(|(n, &p)| n as f64 * p).sum();
@@ -125,7 +100,7 @@ impl Memo {
         self.values.extend(d[lo..hi].iter().map(|&p| p as f32));
         let i = self.spans.len() as u32;
         self.spans.push(span);
-        self.index.insert(key, (i, expected));
+        self.index.insert(key, i, expected);
         (i, expected)
     }
 
@@ -164,14 +139,14 @@ thread_local! {
     static FIRST_MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-/// The memo key of the mover's side of `pos`: 24 counts of at most 15, 4 bits each.
-fn key(pos: &Position) -> u128 {
+/// The memo key of the mover's side of `pos` ([`side_key`]).
+fn key(pos: &Position) -> u64 {
     let p = pos.pips();
-    let mut k = 0u128;
-    for &c in p[1..25].iter().rev() {
-        k = (k << 4) | u128::from(c.max(0).unsigned_abs() & 15);
+    let mut side = [0u8; 24];
+    for (s, &c) in side.iter_mut().zip(&p[1..25]) {
+        *s = c.max(0).unsigned_abs();
     }
-    k
+    side_key(&side)
 }
 
 /// The search over one side's positions.
@@ -182,6 +157,8 @@ struct Search<'a> {
     /// One move generator per depth, so that a level's plays stay intact while the
     /// levels below generate theirs.
     gens: Vec<MoveGenerator>,
+    /// The keys of a roll's plays, one buffer per depth like `gens`.
+    keys: Vec<Vec<u64>>,
 }
 
 impl Search<'_> {
@@ -189,9 +166,14 @@ impl Search<'_> {
     /// side), searched first if need be.
     fn entry(&mut self, pos: &Position, depth: usize) -> (u32, f32) {
         let k = key(pos);
-        if let Some(&i) = self.memo.index.get(&k) {
-            return i;
+        match self.memo.index.get(k) {
+            Some(i) => i,
+            None => self.search(pos, k, depth),
         }
+    }
+
+    /// Searches the side of `pos` (key `k`, not in the memo) and memoises it.
+    fn search(&mut self, pos: &Position, k: u64, depth: usize) -> (u32, f32) {
         let p = pos.pips();
         let mut d = [0f64; RACE_ROLLS];
         // A first-off search never gets here with a checker off: its root has 15
@@ -217,9 +199,11 @@ impl Search<'_> {
         }
         if self.gens.len() <= depth {
             self.gens.resize_with(depth + 1, MoveGenerator::new);
+            self.keys.resize_with(depth + 1, Vec::new);
         }
         for (dice, weight) in Dice::ALL_21 {
             let mut gen = std::mem::take(&mut self.gens[depth]);
+            let mut keys = std::mem::take(&mut self.keys[depth]);
             let mut best: Option<(f32, u32)> = None;
             let moves = gen.generate(pos, dice);
             if self.goal == Goal::FirstOff && moves.iter().any(|m| m.result().mover_checkers() < 15)
@@ -228,15 +212,28 @@ impl Search<'_> {
                 // other plays.
                 d[1] += f64::from(weight) / 36.0;
                 self.gens[depth] = gen;
+                self.keys[depth] = keys;
                 continue;
             }
+            // All the plays' look-ups asked of the cache first, so that their misses
+            // overlap (a roll has up to a few hundred plays, mostly memoised).
+            keys.clear();
             for m in moves {
-                let (i, e) = self.entry(m.result(), depth + 1);
+                let k = key(m.result());
+                self.memo.index.prefetch(k);
+                keys.push(k);
+            }
+            for (m, &k) in moves.iter().zip(&keys) {
+                let (i, e) = match self.memo.index.get(k) {
+                    Some(i) => i,
+                    None => self.search(m.result(), k, depth + 1),
+                };
                 if best.is_none_or(|(b, _)| e < b) {
                     best = Some((e, i));
                 }
             }
             self.gens[depth] = gen;
+            self.keys[depth] = keys;
             // A side alone on the board always has a play: a checker outside the
             // home board can move by any die, and a side all home can bear off.
             if let Some((_, i)) = best {
@@ -300,10 +297,18 @@ fn dominated(side: &Side, full: bool) -> u64 {
 /// P(exactly `n`)), each roll played to minimise the expected rolls; `None` for more
 /// than 15 checkers or for a side whose [`dominated_count`] exceeds `limit`.
 pub fn rolls_distribution(one: &OneSidedDb, side: &Side, limit: u64) -> Option<[f64; RACE_ROLLS]> {
-    if side.iter().map(|&c| usize::from(c)).sum::<usize>() > 15 || dominated_count(side) > limit {
-        return None;
-    }
-    Some(search(one, Goal::AllOff, side, limit))
+    all_off_fits(side, limit).then(|| search(one, Goal::AllOff, side, limit))
+}
+
+/// Whether [`rolls_distribution`] answers for `side` within `limit` (microseconds:
+/// the count is a small dynamic programme, not a search).
+pub fn all_off_fits(side: &Side, limit: u64) -> bool {
+    side.iter().map(|&c| usize::from(c)).sum::<usize>() <= 15 && dominated_count(side) <= limit
+}
+
+/// Whether [`first_off_distribution`] answers for `side` within `limit`.
+pub fn first_off_fits(side: &Side, limit: u64) -> bool {
+    side.iter().map(|&c| usize::from(c)).sum::<usize>() == 15 && dominated_full_count(side) <= limit
 }
 
 /// The distribution of the rolls `side` (all 15 checkers on the board, none off)
@@ -320,12 +325,7 @@ pub fn first_off_distribution(
     side: &Side,
     limit: u64,
 ) -> Option<[f64; RACE_ROLLS]> {
-    if side.iter().map(|&c| usize::from(c)).sum::<usize>() != 15
-        || dominated_full_count(side) > limit
-    {
-        return None;
-    }
-    Some(search(one, Goal::FirstOff, side, limit))
+    first_off_fits(side, limit).then(|| search(one, Goal::FirstOff, side, limit))
 }
 
 /// The distribution for `goal` from the thread's memo of that goal, which is kept
@@ -348,6 +348,7 @@ fn search(one: &OneSidedDb, goal: Goal, side: &Side, limit: u64) -> [f64; RACE_R
             goal,
             memo: &mut memo,
             gens: Vec::new(),
+            keys: Vec::new(),
         };
         let i = search.entry(&side_position(side), 0);
         memo.distribution(i.0)
@@ -364,11 +365,8 @@ pub fn drain_memo(first_off: bool) -> Vec<(Side, [f32; RACE_ROLLS])> {
     memo.with(|m| {
         let mut memo = m.borrow_mut();
         let mut out = Vec::with_capacity(memo.index.len());
-        for (&k, &(i, _)) in &memo.index {
-            let mut side = [0u8; 24];
-            for (n, c) in side.iter_mut().enumerate() {
-                *c = ((k >> (4 * n)) & 15) as u8;
-            }
+        for (k, i, _) in memo.index.iter() {
+            let side = key_side(k);
             if side[POINTS..].iter().all(|&c| c == 0) {
                 continue;
             }
@@ -444,6 +442,10 @@ pub fn race_win(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
     if mover.iter().all(|&c| c == 0) || opponent.iter().all(|&c| c == 0) {
         return None;
     }
+    // Both limits first: one side's search is wasted when the other's is over.
+    if !all_off_fits(&mover, limit) || !all_off_fits(&opponent, limit) {
+        return None;
+    }
     let m = rolls_distribution(one, &mover, limit)?;
     let o = rolls_distribution(one, &opponent, limit)?;
     Some(win_from(&m, &o))
@@ -467,9 +469,15 @@ pub fn race_gammons(one: &OneSidedDb, pos: &Position, limit: u64) -> (Option<f64
     if finished(&mover) || finished(&opponent) {
         return (None, None);
     }
+    // Both sides' limits checked before either search: a saver with a checker off
+    // has no first-off search, and the finisher's all-off search (that side then
+    // trails, often by far) would be millions of positions wasted.
     let gammon = |finisher: &Side, saver: &Side, lag: usize| -> Option<f64> {
-        let f = rolls_distribution(one, finisher, limit)?;
+        if !first_off_fits(saver, limit) || !all_off_fits(finisher, limit) {
+            return None;
+        }
         let s = first_off_distribution(one, saver, limit)?;
+        let f = rolls_distribution(one, finisher, limit)?;
         Some(gammon_from(&f, &s, lag))
     };
     (gammon(&mover, &opponent, 0), gammon(&opponent, &mover, 1))

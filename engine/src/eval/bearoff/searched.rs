@@ -14,13 +14,14 @@
 //! its first checker off, in the fewest expected rolls: the one-sided approximation
 //! the bear-off tables make too, see [`race_distribution`](super::race_distribution)):
 //! - Both sides home: the tables ([`BearoffDb::probs`]), the two-sided one exact.
-//! - Win: both sides' all-off distributions ([`race_win`]). Where one side's is over
-//!   the limit but the other's is known, the side over it may be too far behind to
-//!   matter: it cannot finish before the roll on which the dice have given it its
-//!   pip count, so its chance of finishing first is at most that of the other side
-//!   still being on the board then ([`trailing_bound`]). Under [`NEGLIGIBLE`] that
-//!   chance counts as 0. This decides the gammon saves where the saver's own all-off
-//!   search is the largest (`/zIAAHCvUFAUAA` after 3-5: 101 pips against 18).
+//! - Win: where one side is too far behind to finish first but with a chance under
+//!   [`NEGLIGIBLE`], 0 or 1: it cannot finish before the roll on which the dice have
+//!   given it its pip count, so its chance is at most that of the other side still
+//!   being on the board then ([`trailing_bound`], from the other side's all-off
+//!   distribution alone). This decides the gammon saves where the saver's own
+//!   all-off search is the largest (`/zIAAHCvUFAUAA` after 3-5: 101 pips against
+//!   18). Else both sides' all-off distributions
+//!   ([`race_win`](super::race_distribution::race_win)).
 //! - Gammons: none while the saver has a checker off. Else the exact gammon search
 //!   ([`gammon_chances`]: the saver plays for the finisher's actual distribution)
 //!   where it decides within its budget, else the one-sided first-off search
@@ -33,7 +34,7 @@
 use super::escape::backgammon_chances;
 use super::gammon_save::{gammon_chances, Memo};
 use super::race_distribution::{
-    race_gammons, race_sides, race_win, rolls_distribution, Side, RACE_ROLLS,
+    dominated_count, race_gammons, race_sides, rolls_distribution, win_from, Side, RACE_ROLLS,
 };
 use super::{BearoffDb, OneSidedDb};
 use crate::eval::{terminal_probs, Probs};
@@ -111,29 +112,40 @@ pub fn searched_probs(
 /// against a finisher needing 3 to 8 rolls, it is 3.3e-5.
 pub const NEGLIGIBLE: f64 = 1e-4;
 
-/// P(the player on roll of the race `pos` wins): [`race_win`] where both sides are
-/// within `limit`; else 0 or 1 where the side over the limit is too far behind to
-/// finish first but with chance under [`NEGLIGIBLE`] ([`trailing_bound`]); else
-/// `None`.
+/// P(the player on roll of the race `pos` wins): 0 or 1 where one side is too far
+/// behind to finish first but with chance under [`NEGLIGIBLE`] ([`trailing_bound`],
+/// from the other side's all-off distribution); else both sides' all-off distributions ([`win_from`]) where both
+/// are within `limit`; else `None`.
+///
+/// The side with fewer positions to search goes first, and the bound against it
+/// before the other side's search: in a gammon save the saver's all-off search is
+/// the decision's largest (millions of positions for stragglers far back) and the
+/// bound makes it needless. A win chance under the bound counts as 0 even where the
+/// search would have given it (equity error at most twice [`NEGLIGIBLE`]).
 fn win_chance(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
-    if let Some(w) = race_win(one, pos, limit) {
-        return Some(w);
-    }
     let (mover, opponent) = race_sides(pos)?;
     // The mover's n-th roll comes before the opponent's n-th: the mover wins when it
-    // finishes on roll n with the opponent needing n or more, and the opponent when
-    // it finishes on roll n with the mover needing n + 1 or more.
-    if let Some(o) = rolls_distribution(one, &opponent, limit) {
-        if trailing_bound(&mover, &o, 0) < NEGLIGIBLE {
-            return Some(0.0);
-        }
+    // finishes on roll n with the opponent needing n or more (lag 0 for the mover
+    // trailing), and the opponent when it finishes on roll n with the mover needing
+    // n + 1 or more (lag 1).
+    let mover_first = dominated_count(&mover) <= dominated_count(&opponent);
+    let (small, large, large_lag, if_large_wins) = if mover_first {
+        (&mover, &opponent, 1, 0.0)
+    } else {
+        (&opponent, &mover, 0, 1.0)
+    };
+    let s = rolls_distribution(one, small, limit)?;
+    if trailing_bound(large, &s, large_lag) < NEGLIGIBLE {
+        return Some(1.0 - if_large_wins);
     }
-    if let Some(m) = rolls_distribution(one, &mover, limit) {
-        if trailing_bound(&opponent, &m, 1) < NEGLIGIBLE {
-            return Some(1.0);
-        }
+    // The smaller side may trail too: it is the one with fewer positions to search,
+    // not always the one ahead.
+    let l = rolls_distribution(one, large, limit)?;
+    if trailing_bound(small, &l, 1 - large_lag) < NEGLIGIBLE {
+        return Some(if_large_wins);
     }
-    None
+    let (m, o) = if mover_first { (s, l) } else { (l, s) };
+    Some(win_from(&m, &o))
 }
 
 /// An upper bound on P(`trailer` bears off before the leader), from the leader's
@@ -192,6 +204,7 @@ pub fn trailing_bound(trailer: &Side, leader: &[f64; RACE_ROLLS], lag: usize) ->
 mod tests {
     use super::*;
     use crate::dice::Dice;
+    use crate::eval::bearoff::race_distribution::race_win;
     use crate::ids::position_id;
     use crate::movegen::legal_moves;
 
