@@ -18,13 +18,18 @@
 //! those decisions count 0 for all three, as in the bench.
 //!
 //! Cost: a few seconds for most disputed decisions, minutes for savers with many
-//! stragglers (`u3kDAMCZhcEOAA` reaches 5.6 million first-off positions: about 13
-//! minutes on one core; each thread's memo may hold up to twice the limit).
+//! stragglers: at the default limit the bench's four far-back gammon saves took
+//! 512 s (`u3kDAMCZhcEOAA` 6-1, 5.6 million first-off positions), 370, 102 and
+//! 411 s on one core of the shared 2-core machine (0.12.1); each thread's memo may
+//! hold up to twice the limit.
 
 use super::bench::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, Mean, DEFAULT_FILE};
 use super::search_args::{CacheArgs, EvalArgs};
 use super::CliError;
 use bgfarm_engine::eval::bearoff::gammon_save::Memo;
+use bgfarm_engine::eval::bearoff::race_distribution::{
+    dominated_count, dominated_full_count, race_sides,
+};
 use bgfarm_engine::eval::bearoff::searched::searched_probs;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::ids::position_id;
@@ -47,8 +52,9 @@ pub struct RefereeArgs {
     pub limit: Option<usize>,
     /// Most positions each side's one-sided search may reach (as `--exact-race`); a
     /// disputed decision with a play over it keeps the bench's scores. The default
-    /// covers the largest first-off searches of the bench's gammon saves (5.2 and
-    /// 5.6 million positions); some races where neither side is home need more.
+    /// decides 80 of the bench's 91 disputed races, the four far-back gammon saves
+    /// among them (first-off searches of up to 5.6 million positions), in 48 minutes
+    /// on 2 cores (0.12.1).
     #[arg(long, value_name = "N", default_value_t = 6_000_000)]
     pub search_limit: u64,
     /// Most positions each exact gammon search may add (as `--exact-gammons`); over
@@ -132,24 +138,32 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
     let (limit, budget) = (args.search_limit, args.gammon_budget);
     // Minutes to an hour on 2 cores: show the decisions done (not with --json).
     let bar = super::remote::bar(args.json, cases.len() as u64, "decisions")?;
-    let decisions: Vec<Result<Option<Decision>, String>> = engine.pool.install(|| {
-        cases
-            .par_iter()
-            .with_max_len(1)
+    // The costliest decisions first, handed out one at a time as threads come free:
+    // a few take minutes each, and one of them started last would leave the other
+    // threads idle while it runs.
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(search_cost(&cases[i], limit)));
+    let mut decisions: Vec<(usize, Result<Option<Decision>, String>)> = engine.pool.install(|| {
+        order
+            .into_iter()
+            .par_bridge()
             .map_init(
                 || engine.searcher(),
-                |s, case| {
-                    let ours = s
+                |s, i| {
+                    let case = &cases[i];
+                    let d = s
                         .best_move(&case.pos, case.dice, 0, &Ladder::all())
                         .map(|c| position_id::encode(&c.mv.next_position()))
-                        .ok_or_else(|| format!("{}: no legal play", case.line.pos))?;
-                    let d = decide(db, case, ours, limit, budget);
+                        .ok_or_else(|| format!("{}: no legal play", case.line.pos))
+                        .and_then(|ours| decide(db, case, ours, limit, budget));
                     bar.inc(1);
-                    d
+                    (i, d)
                 },
             )
             .collect()
     });
+    decisions.sort_by_key(|d| d.0);
+    let decisions = decisions.into_iter().map(|d| d.1);
     bar.finish_and_clear();
     let mut disputed = Vec::new();
     let mut bench: [Mean; 3] = Default::default();
@@ -270,6 +284,19 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// A rough measure of what a decision's searches cost: the positions each side of
+/// the position before the play could reach, all-off and first-off, each at most
+/// `limit` (a side over it is not searched).
+fn search_cost(case: &Case, limit: u64) -> u64 {
+    let Some((mover, opponent)) = race_sides(&case.pos) else {
+        return 0;
+    };
+    [mover, opponent]
+        .iter()
+        .map(|s| dominated_count(s).min(limit) + dominated_full_count(s).min(limit))
+        .sum()
 }
 
 /// Scores one decision by both referees; `None` when the three choices are one play.
