@@ -114,8 +114,8 @@ pub const NEGLIGIBLE: f64 = 1e-4;
 
 /// P(the player on roll of the race `pos` wins): 0 or 1 where one side is too far
 /// behind to finish first but with chance under [`NEGLIGIBLE`] ([`trailing_bound`],
-/// from the other side's all-off distribution); else both sides' all-off distributions ([`win_from`]) where both
-/// are within `limit`; else `None`.
+/// from the other side's all-off distribution); else from both sides' all-off
+/// distributions ([`win_from`]) where both are within `limit`; else `None`.
 ///
 /// The side with fewer positions to search goes first, and the bound against it
 /// before the other side's search: in a gammon save the saver's all-off search is
