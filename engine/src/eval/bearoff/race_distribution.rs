@@ -55,8 +55,8 @@ pub const RACE_ROLLS: usize = 64;
 
 /// Most positions a thread's memo keeps; beyond it the memo is emptied before the
 /// next query. About 100 bytes each (a 16-byte slot of a table at most 3/4 full,
-/// an 8-byte span, 10 to 20 values of 4 bytes): 400 MB. A query allowed more than half of it
-/// (`limit`) raises the cap to twice its limit: the candidates of one move share
+/// an 8-byte span, 10 to 20 values of 4 bytes): 400 MB. A query allowed more than
+/// half of it (`limit`) raises the cap to twice its limit: the candidates of one move share
 /// most of their positions, and a memo emptied between them made each candidate
 /// search again from nothing (a hint whose saver reaches 5.6 million positions,
 /// with `--exact-race 6000000`, had not finished after 48 CPU-minutes).
@@ -453,8 +453,8 @@ pub fn race_win(one: &OneSidedDb, pos: &Position, limit: u64) -> Option<f64> {
     if !all_off_fits(&mover, limit) || !all_off_fits(&opponent, limit) {
         return None;
     }
-    let m = rolls_distribution(one, &mover, limit)?;
-    let o = rolls_distribution(one, &opponent, limit)?;
+    let m = search(one, Goal::AllOff, &mover, limit);
+    let o = search(one, Goal::AllOff, &opponent, limit);
     Some(win_from(&m, &o))
 }
 
@@ -483,8 +483,8 @@ pub fn race_gammons(one: &OneSidedDb, pos: &Position, limit: u64) -> (Option<f64
         if !first_off_fits(saver, limit) || !all_off_fits(finisher, limit) {
             return None;
         }
-        let s = first_off_distribution(one, saver, limit)?;
-        let f = rolls_distribution(one, finisher, limit)?;
+        let s = search(one, Goal::FirstOff, saver, limit);
+        let f = search(one, Goal::AllOff, finisher, limit);
         Some(gammon_from(&f, &s, lag))
     };
     (gammon(&mover, &opponent, 0), gammon(&opponent, &mover, 1))
