@@ -24,6 +24,7 @@
 //! hold up to twice the limit.
 
 use super::bench::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, Mean, DEFAULT_FILE};
+use super::referee_values::{PlayValues, SearchSettings, ValueStore};
 use super::search_args::{CacheArgs, EvalArgs};
 use super::CliError;
 use bgfarm_engine::eval::bearoff::gammon_save::Memo;
@@ -62,6 +63,12 @@ pub struct RefereeArgs {
     /// the exact one where both decide).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub gammon_budget: usize,
+    /// Keep the searches' values of every play in this file (JSON lines, appended
+    /// as decisions finish) and take those it already holds for the same limit,
+    /// budget and tables from it: a rerun with other nets searches only the
+    /// decisions they newly dispute.
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -136,13 +143,33 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
     let engine = args.eval.engine(args.cache.cache_mib)?;
     let db = BearoffDb::global();
     let (limit, budget) = (args.search_limit, args.gammon_budget);
+    let settings = SearchSettings {
+        search_limit: limit,
+        gammon_budget: budget,
+        tables: db.checksum(),
+    };
+    let store = match &args.values {
+        Some(p) => {
+            let s = ValueStore::open(p, settings)?;
+            tracing::info!("{}: {} decisions searched before", p.display(), s.len());
+            s
+        }
+        None => ValueStore::none(settings),
+    };
     // Minutes to an hour on 2 cores: show the decisions done (not with --json).
     let bar = super::remote::bar(args.json, cases.len() as u64, "decisions")?;
     // The costliest decisions first, handed out one at a time as threads come free:
     // a few take minutes each, and one of them started last would leave the other
     // threads idle while it runs.
     let mut order: Vec<usize> = (0..cases.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(search_cost(&cases[i], limit)));
+    order.sort_by_key(|&i| {
+        let c = &cases[i];
+        let cost = match store.get(&c.line.pos, c.line.dice) {
+            Some(_) => 0,
+            None => search_cost(c, limit),
+        };
+        std::cmp::Reverse(cost)
+    });
     let mut decisions: Vec<(usize, Result<Option<Decision>, String>)> = engine.pool.install(|| {
         order
             .into_iter()
@@ -155,7 +182,7 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
                         .best_move(&case.pos, case.dice, 0, &Ladder::all())
                         .map(|c| position_id::encode(&c.mv.next_position()))
                         .ok_or_else(|| format!("{}: no legal play", case.line.pos))
-                        .and_then(|ours| decide(db, case, ours, limit, budget));
+                        .and_then(|ours| decide(db, case, ours, &store));
                     bar.inc(1);
                     (i, d)
                 },
@@ -300,13 +327,13 @@ fn search_cost(case: &Case, limit: u64) -> u64 {
 }
 
 /// Scores one decision by both referees; `None` when the three choices are one play.
-/// `ours` is bgfarm's choice (the position it leads to).
+/// `ours` is bgfarm's choice (the position it leads to). The plays' values come
+/// from `store` where it has them, else from the searches (and go into it).
 fn decide(
     db: &BearoffDb,
     case: &Case,
     ours: String,
-    limit: u64,
-    budget: usize,
+    store: &ValueStore,
 ) -> Result<Option<Decision>, String> {
     let line = &case.line;
     let gnubg2 = line.moves[0].result.clone();
@@ -322,18 +349,32 @@ fn decide(
     let start = Instant::now();
     let mut gen = MoveGenerator::new();
     let legal = gen.generate(&case.pos, case.dice);
-    let mut memo = Memo::default();
     let mut notation = BTreeMap::new();
-    let mut values = BTreeMap::new();
     for m in legal {
-        let next = m.next_position();
-        let id = position_id::encode(&next);
-        notation.insert(id.clone(), format_move(m));
-        // Seen by the opponent on roll: its chances turned round are the mover's.
-        let v = searched_probs(db, &next, limit, budget, &mut memo)
-            .map(|p| f64::from(p.flip().equity()));
-        values.insert(id, v);
+        notation.insert(position_id::encode(&m.next_position()), format_move(m));
     }
+    let values = match store.get(&line.pos, line.dice) {
+        Some(v) if v.len() == notation.len() && notation.keys().all(|k| v.contains_key(k)) => {
+            v.clone()
+        }
+        _ => {
+            let (limit, budget) = (
+                store.settings().search_limit,
+                store.settings().gammon_budget,
+            );
+            let mut memo = Memo::default();
+            let mut values = PlayValues::new();
+            for m in legal {
+                let next = m.next_position();
+                // Seen by the opponent on roll: its chances turned round are the mover's.
+                let v = searched_probs(db, &next, limit, budget, &mut memo)
+                    .map(|p| f64::from(p.flip().equity()));
+                values.insert(position_id::encode(&next), v);
+            }
+            store.put(&line.pos, line.dice, &values)?;
+            values
+        }
+    };
     let decided: Option<BTreeMap<&String, f64>> =
         values.iter().map(|(k, v)| v.map(|v| (k, v))).collect();
     let best = decided.as_ref().and_then(|d| {

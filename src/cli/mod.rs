@@ -20,6 +20,7 @@ mod moves;
 mod nets;
 mod players;
 mod race_args;
+mod referee_values;
 mod remote;
 mod remote_sim;
 mod rollout;

@@ -7,7 +7,7 @@ use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::exact_race::ExactRace;
 use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;
 use bgfarm_engine::eval::bearoff::side_net::SideNet;
-use bgfarm_engine::eval::bearoff::side_race::SideRace;
+use bgfarm_engine::eval::bearoff::side_race::{GammonTrust, SideRace};
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
 use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
@@ -46,17 +46,17 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 /// - `--exact-race N`: sides of at most N dominated positions get the exact
 ///   one-sided search, the others the one-sided net ([`SideRace`]), or with
 ///   `--side-net none` the race net ([`ExactRace`]).
-/// - `--side-gammons`: the one-sided net's gammon chances for every saver (see
-///   [`SideRace::with_gammons`]).
+/// - `--side-gammons` or `--side-gammon-trust FULL:NONE` (`trust`): how far from
+///   home the one-sided net's gammon chances count (see [`SideRace::with_trust`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
     gammons: Option<usize>,
     race: Option<u64>,
     side_net: Option<&str>,
-    side_gammons: bool,
+    trust: Option<GammonTrust>,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
-    if gammons.is_none() && race.is_none() && side_net.is_none() && !side_gammons {
+    if gammons.is_none() && race.is_none() && side_net.is_none() && trust.is_none() {
         return Ok(None);
     }
     let db = tables();
@@ -72,7 +72,7 @@ pub fn exact_endgame(
         (Some(net), limit) => {
             e = Box::leak(Box::new(
                 SideRace::new(e, db.one_sided(), net, limit.unwrap_or(0))
-                    .with_gammons(side_gammons),
+                    .with_trust(trust.unwrap_or(GammonTrust::DEFAULT)),
             ));
         }
         (None, Some(limit)) => {

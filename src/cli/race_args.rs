@@ -5,6 +5,7 @@
 
 use super::nets::exact_endgame;
 use super::CliError;
+use bgfarm_engine::eval::bearoff::side_race::GammonTrust;
 use bgfarm_engine::eval::neural::Endgame;
 
 /// How races are evaluated (see [`exact_endgame`]).
@@ -38,6 +39,11 @@ pub struct RaceArgs {
     /// misses in gammon saves with stragglers far back (see the README).
     #[arg(long)]
     pub side_gammons: bool,
+    /// Where the one-sided net's gammon chances take over from the race net's:
+    /// `FULL:NONE`, fully for savers up to FULL pips from home, not at all from
+    /// NONE, linear between (default 10:25), or `all` (as --side-gammons).
+    #[arg(long, value_name = "FULL:NONE", conflicts_with = "side_gammons")]
+    pub side_gammon_trust: Option<GammonTrust>,
 }
 
 impl RaceArgs {
@@ -48,7 +54,11 @@ impl RaceArgs {
             self.exact_gammons,
             self.exact_race,
             self.side_net.as_deref(),
-            self.side_gammons,
+            if self.side_gammons {
+                Some(GammonTrust::ALL)
+            } else {
+                self.side_gammon_trust
+            },
         )
     }
 }

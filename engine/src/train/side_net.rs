@@ -12,7 +12,7 @@ use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::one_sided_distribution;
+use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home, TRUST_NONE_PIPS};
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -52,6 +52,11 @@ pub struct SideFitReport {
     /// most), and how many there were.
     pub far_error: f64,
     pub far: usize,
+    /// The same for the first-off samples of savers at least
+    /// [`TRUST_NONE_PIPS`] pips from home, whose gammon chances the evaluator does
+    /// not take from the net ([`first_off_trust`](crate::eval::bearoff::side_race::first_off_trust)).
+    pub far_first_error: f64,
+    pub far_first: usize,
 }
 
 /// Pips from which [`SideFitReport::far_error`] counts a side.
@@ -440,10 +445,15 @@ pub fn evaluate(net: &SideNet, samples: &[SideSample]) -> SideFitReport {
             r.far_error += e;
             r.far += 1;
         }
+        if s.head == Head::FirstOff && pips_to_come_home(&s.side) >= TRUST_NONE_PIPS {
+            r.far_first_error += e;
+            r.far_first += 1;
+        }
     }
     r.kl /= samples.len() as f64;
     r.mean_error /= samples.len() as f64;
     r.far_error /= r.far.max(1) as f64;
+    r.far_first_error /= r.far_first.max(1) as f64;
     r
 }
 
@@ -464,6 +474,8 @@ pub fn fit(
     let mut rng = Rng::new(opts.seed);
     let threads = opts.threads.max(1);
     let batch = opts.batch.max(1);
+    // Epoch 0: the starting net as it is (an `--init` net's figures on new samples).
+    report(evaluate(net, test));
     for epoch in 1..=opts.epochs {
         for i in (1..order.len()).rev() {
             let j = rng.below((i + 1) as u32) as usize;

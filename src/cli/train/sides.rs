@@ -15,6 +15,7 @@ use bgfarm_engine::eval::bearoff::race_distribution::{
     drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution, Side,
 };
 use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
+use bgfarm_engine::eval::bearoff::side_race::pips_to_come_home;
 use bgfarm_engine::rng::Rng;
 use bgfarm_engine::train::side_net::{
     bootstrap_walk, decode_samples, encode_samples, fit, Lookahead, SideFitOptions, SideSample,
@@ -53,6 +54,12 @@ pub struct SidesArgs {
     /// Seed of the bootstrap games' rolls (root `i` rolls from stream `i`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Keep only the searched sides at least P pips from home (`p - 6` for each
+    /// checker on points 7-24): a search from a far-back root visits millions of
+    /// sides, most of them near home, where earlier sample files already teach
+    /// the net well; the far ones are what a later round needs.
+    #[arg(long, default_value_t = 0, value_name = "P")]
+    pub min_pips_home: u32,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -78,6 +85,7 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
         }
     }
     let limit = a.limit;
+    let min_pips = a.min_pips_home;
     if a.lookahead == 0 || a.games_per_roll == 0 {
         return Err(CliError::msg(
             "--lookahead and --games-per-roll must be at least 1",
@@ -109,6 +117,7 @@ pub fn sides(a: SidesArgs) -> Result<(), CliError> {
                             out.extend(
                                 drain_memo(first)
                                     .into_iter()
+                                    .filter(|(side, _)| pips_to_come_home(side) >= min_pips)
                                     .map(|(side, target)| SideSample { side, head, target }),
                             );
                         }
@@ -258,7 +267,7 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
     );
     fit(&mut net, train, test, &opts, |r| {
         println!(
-            "epoch {:>3}  KL {:.5}  expected rolls: mean error {:.4}, max {:.3}, {} pips or more {:.4} ({})  ({:.0} s)",
+            "epoch {:>3}  KL {:.5}  expected rolls: mean error {:.4}, max {:.3}, {} pips or more {:.4} ({}), first-off 25+ from home {:.4} ({})  ({:.0} s)",
             r.epoch,
             r.kl,
             r.mean_error,
@@ -266,6 +275,8 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
             FAR_PIPS,
             r.far_error,
             r.far,
+            r.far_first_error,
+            r.far_first,
             start.elapsed().as_secs_f64()
         );
     });

@@ -31,9 +31,63 @@ pub struct SideRace<'a> {
     limit: u64,
     /// The net's checksum: names it in the thread's cache ([`CACHE`]).
     net_id: u64,
-    /// Whether the net's first-off distributions set the gammon chances of every
-    /// saver (else only those of savers near home, see [`first_off_trust`]).
-    gammons: bool,
+    /// How far from home the net's first-off distributions set the gammon chances
+    /// (see [`GammonTrust`]).
+    trust: GammonTrust,
+}
+
+/// The ramp over a saver's pips to come home along which the net's first-off
+/// distribution takes over the gammon chances from the inner layer: fully up to
+/// `full` pips, not at all from `none`, linear between. [`GammonTrust::DEFAULT`]
+/// is [`TRUST_FULL_PIPS`] to [`TRUST_NONE_PIPS`]; [`GammonTrust::ALL`] trusts the
+/// net for every saver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GammonTrust {
+    pub full: u32,
+    pub none: u32,
+}
+
+impl GammonTrust {
+    /// See [`first_off_trust`].
+    pub const DEFAULT: GammonTrust = GammonTrust {
+        full: TRUST_FULL_PIPS,
+        none: TRUST_NONE_PIPS,
+    };
+    /// The net for every saver (a side has at most 15 x 18 pips to come home).
+    pub const ALL: GammonTrust = GammonTrust {
+        full: u32::MAX - 1,
+        none: u32::MAX,
+    };
+
+    /// The weight of the net's gammon chance for a saver `pips` from home.
+    pub fn at(self, pips: u32) -> f32 {
+        if pips <= self.full {
+            1.0
+        } else if pips >= self.none {
+            0.0
+        } else {
+            (self.none - pips) as f32 / (self.none - self.full) as f32
+        }
+    }
+}
+
+impl std::str::FromStr for GammonTrust {
+    type Err = String;
+
+    /// `FULL:NONE` (pips to come home, `FULL < NONE`), or `all`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "all" {
+            return Ok(GammonTrust::ALL);
+        }
+        let bad = || format!("expected FULL:NONE (pips, FULL below NONE) or `all`, got {s:?}");
+        let (a, b) = s.split_once(':').ok_or_else(bad)?;
+        let full: u32 = a.trim().parse().map_err(|_| bad())?;
+        let none: u32 = b.trim().parse().map_err(|_| bad())?;
+        if full >= none {
+            return Err(bad());
+        }
+        Ok(GammonTrust { full, none })
+    }
 }
 
 impl<'a> SideRace<'a> {
@@ -46,7 +100,7 @@ impl<'a> SideRace<'a> {
             net,
             limit,
             net_id: net.checksum(),
-            gammons: false,
+            trust: GammonTrust::DEFAULT,
         }
     }
 
@@ -58,7 +112,17 @@ impl<'a> SideRace<'a> {
     /// 0.34 to 0.65 x1000, nearly all of it in five gammon saves with stragglers
     /// far back, where the net is least consistent with itself.
     pub fn with_gammons(self, gammons: bool) -> Self {
-        SideRace { gammons, ..self }
+        let trust = if gammons {
+            GammonTrust::ALL
+        } else {
+            GammonTrust::DEFAULT
+        };
+        self.with_trust(trust)
+    }
+
+    /// The same layer with the net's gammon chances weighted along `trust`.
+    pub fn with_trust(self, trust: GammonTrust) -> Self {
+        SideRace { trust, ..self }
     }
 
     /// Whether this layer answers for `side`: not when a checker is still in the
@@ -98,7 +162,7 @@ impl<'a> SideRace<'a> {
             return Some((d, 1.0));
         }
         let pips = pips_to_come_home(saver);
-        let trust = if self.gammons { 1.0 } else { trust_at(pips) };
+        let trust = self.trust.at(pips);
         let horizon = gammon_horizon(pips).min(RACE_ROLLS - 1);
         let soon: f64 = finisher[..=horizon].iter().sum();
         if trust == 0.0 || soon < NEGLIGIBLE_GAMMON {
@@ -137,17 +201,11 @@ pub fn first_off_trust(saver: &Side) -> f32 {
 
 /// [`first_off_trust`] of a saver `pips` from home.
 fn trust_at(pips: u32) -> f32 {
-    if pips <= TRUST_FULL_PIPS {
-        1.0
-    } else if pips >= TRUST_NONE_PIPS {
-        0.0
-    } else {
-        (TRUST_NONE_PIPS - pips) as f32 / (TRUST_NONE_PIPS - TRUST_FULL_PIPS) as f32
-    }
+    GammonTrust::DEFAULT.at(pips)
 }
 
 /// Pips `side`'s checkers need to come home: `p - 6` for each on points 7-24.
-fn pips_to_come_home(side: &Side) -> u32 {
+pub fn pips_to_come_home(side: &Side) -> u32 {
     (7u32..=24)
         .zip(&side[6..])
         .map(|(p, &c)| (p - 6) * u32::from(c))
@@ -332,12 +390,14 @@ impl Endgame for SideRace<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        let tag: &[u8] = if self.gammons {
-            b"side-net+gammons"
-        } else {
-            b"side-net+near-gammons"
+        // The tags of releases before the ramp could be set, so their checksums
+        // (and fingerprints) stay.
+        let tag: Vec<u8> = match self.trust {
+            GammonTrust::ALL => b"side-net+gammons".to_vec(),
+            GammonTrust::DEFAULT => b"side-net+near-gammons".to_vec(),
+            t => format!("side-net+gammons-{}:{}", t.full, t.none).into_bytes(),
         };
-        super::layer_checksum(self.inner, tag, self.net_id ^ self.limit)
+        super::layer_checksum(self.inner, &tag, self.net_id ^ self.limit)
     }
 
     fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
@@ -395,5 +455,40 @@ mod tests {
         let p = guess.refine_race(&pos, start).0;
         assert!((p[0] - a[0]).abs() > 1e-4, "{p:?} {a:?}");
         assert!(p[0] >= p[1] && p[1] >= p[2] && 1.0 - p[0] >= p[3] && p[3] >= p[4]);
+    }
+
+    /// The ramp by hand, its parsing, and that only a ramp other than the two
+    /// named ones changes the layer's checksum tag.
+    #[test]
+    fn gammon_trust_ramps_and_parses() {
+        let t: GammonTrust = "20:35".parse().unwrap();
+        assert_eq!(t, GammonTrust { full: 20, none: 35 });
+        assert_eq!(t.at(20), 1.0);
+        assert_eq!(t.at(35), 0.0);
+        assert!((t.at(26) - 0.6).abs() < 1e-6);
+        assert_eq!("all".parse::<GammonTrust>().unwrap(), GammonTrust::ALL);
+        assert_eq!(GammonTrust::ALL.at(270), 1.0);
+        assert_eq!(
+            "10:25".parse::<GammonTrust>().unwrap(),
+            GammonTrust::DEFAULT
+        );
+        for bad in ["25:10", "10:10", "10", "a:b", "-1:5", ""] {
+            assert!(bad.parse::<GammonTrust>().is_err(), "{bad}");
+        }
+        let db = BearoffDb::global();
+        let net = SideNet::random(8, 5);
+        let base = SideRace::new(db, db.one_sided(), &net, 0);
+        let sums = [
+            GammonTrust::DEFAULT,
+            GammonTrust::ALL,
+            GammonTrust { full: 20, none: 35 },
+        ]
+        .map(|t| {
+            let layer = SideRace::new(db, db.one_sided(), &net, 0).with_trust(t);
+            layer.checksum()
+        });
+        assert_eq!(sums[0], base.checksum());
+        assert_eq!(sums[1], base.with_gammons(true).checksum());
+        assert!(sums[0] != sums[1] && sums[1] != sums[2] && sums[0] != sums[2]);
     }
 }
