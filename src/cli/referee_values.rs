@@ -17,7 +17,7 @@ use super::CliError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -65,40 +65,36 @@ impl ValueStore {
     pub fn open(path: &Path, settings: SearchSettings) -> Result<ValueStore, CliError> {
         let mut known = HashMap::new();
         let tables = format!("{:016x}", settings.tables);
-        match File::open(path) {
-            Ok(f) => {
-                for (n, line) in BufReader::new(f).lines().enumerate() {
-                    let line = line.map_err(|e| {
-                        CliError::msg(format!("cannot read {}: {e}", path.display()))
-                    })?;
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    let l: Line = match serde_json::from_str(&line) {
-                        Ok(l) => l,
-                        Err(e) => {
-                            tracing::warn!(
-                                "{} line {}: {e}; that decision is searched again",
-                                path.display(),
-                                n + 1
-                            );
-                            continue;
-                        }
-                    };
-                    if l.search_limit == settings.search_limit
-                        && l.gammon_budget == settings.gammon_budget
-                        && l.tables == tables
-                    {
-                        known.insert((l.position, l.dice), l.values);
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => {
                 return Err(CliError::msg(format!(
                     "cannot read {}: {e}",
                     path.display()
                 )))
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let l: Line = match serde_json::from_str(line) {
+                Ok(l) => l,
+                Err(e) => {
+                    tracing::warn!(
+                        "{} line {}: {e}; that decision is searched again",
+                        path.display(),
+                        n + 1
+                    );
+                    continue;
+                }
+            };
+            if l.search_limit == settings.search_limit
+                && l.gammon_budget == settings.gammon_budget
+                && l.tables == tables
+            {
+                known.insert((l.position, l.dice), l.values);
             }
         }
         let mut file = OpenOptions::new()
@@ -107,10 +103,7 @@ impl ValueStore {
             .open(path)
             .map_err(|e| CliError::msg(format!("cannot open {}: {e}", path.display())))?;
         // A torn last line gets its end, so the next line starts on its own.
-        let torn = std::fs::read(path)
-            .map(|b| b.last().is_some_and(|&c| c != b'\n'))
-            .unwrap_or(false);
-        if torn {
+        if !text.is_empty() && !text.ends_with('\n') {
             file.write_all(b"\n")
                 .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         }

@@ -48,7 +48,12 @@ pub struct GammonTrust {
 }
 
 impl GammonTrust {
-    /// See [`first_off_trust`].
+    /// See [`first_off_trust`]. Why not [`ALL`](Self::ALL) by default: on GNU
+    /// Backgammon's 250 bench races the net's gammon chances everywhere bring the
+    /// errors of the equities of the best five plays from 0.0074 to 0.0068 (GNU
+    /// Backgammon 0-ply 0.0023), but the 0-ply loss from 0.34 to 0.65 x1000, nearly
+    /// all of it in five gammon saves with stragglers far back, where the net is
+    /// least consistent with itself.
     pub const DEFAULT: GammonTrust = GammonTrust {
         full: TRUST_FULL_PIPS,
         none: TRUST_NONE_PIPS,
@@ -104,22 +109,6 @@ impl<'a> SideRace<'a> {
         }
     }
 
-    /// The same layer with the net's gammon chances for every saver (`true`), or
-    /// only for savers near home (the default, [`first_off_trust`]). Why not all
-    /// by default: on GNU Backgammon's 250 bench races the net's gammon chances
-    /// everywhere bring the errors of the equities of the best five plays from
-    /// 0.0074 to 0.0068 (GNU Backgammon 0-ply 0.0023), but the 0-ply loss from
-    /// 0.34 to 0.65 x1000, nearly all of it in five gammon saves with stragglers
-    /// far back, where the net is least consistent with itself.
-    pub fn with_gammons(self, gammons: bool) -> Self {
-        let trust = if gammons {
-            GammonTrust::ALL
-        } else {
-            GammonTrust::DEFAULT
-        };
-        self.with_trust(trust)
-    }
-
     /// The same layer with the net's gammon chances weighted along `trust`.
     pub fn with_trust(self, trust: GammonTrust) -> Self {
         SideRace { trust, ..self }
@@ -145,8 +134,8 @@ impl<'a> SideRace<'a> {
 
     /// The first-off distribution of `saver` (15 checkers, none off) with the
     /// weight its gammon chances get against the inner layer's: 1 where it is
-    /// exact, [`first_off_trust`] where it is the net's (1 everywhere with
-    /// [`with_gammons`](Self::with_gammons)). `None` for a side that cannot be
+    /// exact, the layer's [`GammonTrust`] where it is the net's ([`first_off_trust`]
+    /// by default). `None` for a side that cannot be
     /// gammoned, a weight of 0, or a finisher (`finisher`: its all-off
     /// distribution) that cannot be done within [`gammon_horizon`] rolls, where
     /// the chance is negligible and the net is not asked.
@@ -196,12 +185,7 @@ pub const TRUST_NONE_PIPS: u32 = 25;
 /// instead of 25 cost 0.45-0.59 x1000 per decision on the bench races against
 /// 0.34 (one gammon save, `/wEAANyrGEgCAA` 6-1, lost 0.034 alone).
 pub fn first_off_trust(saver: &Side) -> f32 {
-    trust_at(pips_to_come_home(saver))
-}
-
-/// [`first_off_trust`] of a saver `pips` from home.
-fn trust_at(pips: u32) -> f32 {
-    GammonTrust::DEFAULT.at(pips)
+    GammonTrust::DEFAULT.at(pips_to_come_home(saver))
 }
 
 /// Pips `side`'s checkers need to come home: `p - 6` for each on points 7-24.
@@ -457,8 +441,8 @@ mod tests {
         assert!(p[0] >= p[1] && p[1] >= p[2] && 1.0 - p[0] >= p[3] && p[3] >= p[4]);
     }
 
-    /// The ramp by hand, its parsing, and that only a ramp other than the two
-    /// named ones changes the layer's checksum tag.
+    /// The ramp by hand, its parsing, and that the two named ramps keep the
+    /// checksum tags of the releases before the ramp could be set.
     #[test]
     fn gammon_trust_ramps_and_parses() {
         let t: GammonTrust = "20:35".parse().unwrap();
@@ -477,7 +461,6 @@ mod tests {
         }
         let db = BearoffDb::global();
         let net = SideNet::random(8, 5);
-        let base = SideRace::new(db, db.one_sided(), &net, 0);
         let sums = [
             GammonTrust::DEFAULT,
             GammonTrust::ALL,
@@ -487,8 +470,9 @@ mod tests {
             let layer = SideRace::new(db, db.one_sided(), &net, 0).with_trust(t);
             layer.checksum()
         });
-        assert_eq!(sums[0], base.checksum());
-        assert_eq!(sums[1], base.with_gammons(true).checksum());
+        let tagged = |tag: &[u8]| crate::eval::bearoff::layer_checksum(db, tag, net.checksum());
+        assert_eq!(sums[0], tagged(b"side-net+near-gammons"));
+        assert_eq!(sums[1], tagged(b"side-net+gammons"));
         assert!(sums[0] != sums[1] && sums[1] != sums[2] && sums[0] != sums[2]);
     }
 }
