@@ -11,7 +11,7 @@ use crate::dice::Dice;
 use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
-use crate::eval::bearoff::side_net::{side_inputs, Head, SideNet, SIDE_INPUTS};
+use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
 use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home, TRUST_NONE_PIPS};
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
@@ -35,6 +35,12 @@ pub struct SideFitOptions {
     pub lr: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Fit only this head's output layer: the hidden layer and the other head keep
+    /// their weights bit for bit, so the other head's distributions do not move.
+    /// Why: the heads share the hidden layer, and a fit on far first-off samples
+    /// moved the all-off head in mid-length races (a bench race without gammons
+    /// went from 0 to 0.044 lost).
+    pub only_head: Option<Head>,
 }
 
 /// Held-out figures after an epoch.
@@ -347,24 +353,53 @@ fn zeros_like(net: &SideNet) -> SideNet {
         b1: vec![0.0; net.b1.len()],
         w2: [vec![0.0; net.w2[0].len()], vec![0.0; net.w2[1].len()]],
         b2: [vec![0.0; RACE_ROLLS], vec![0.0; RACE_ROLLS]],
+        first_hidden: net.first_hidden.as_ref().map(|f| Hidden {
+            w: vec![0.0; f.w.len()],
+            b: vec![0.0; f.b.len()],
+        }),
         metadata: Default::default(),
     }
 }
 
-fn params(n: &SideNet) -> [&Vec<f32>; 6] {
-    [&n.w1, &n.b1, &n.w2[0], &n.b2[0], &n.w2[1], &n.b2[1]]
+/// The parameters in a fixed order: w1, b1, w2 and b2 of each head, then a split
+/// net's first-off hidden layer.
+fn params(n: &SideNet) -> Vec<&Vec<f32>> {
+    let mut v = vec![&n.w1, &n.b1, &n.w2[0], &n.b2[0], &n.w2[1], &n.b2[1]];
+    if let Some(f) = &n.first_hidden {
+        v.extend([&f.w, &f.b]);
+    }
+    v
 }
 
-fn params_mut(n: &mut SideNet) -> [&mut Vec<f32>; 6] {
+fn params_mut(n: &mut SideNet) -> Vec<&mut Vec<f32>> {
     let [w2a, w2b] = &mut n.w2;
     let [b2a, b2b] = &mut n.b2;
-    [&mut n.w1, &mut n.b1, w2a, b2a, w2b, b2b]
+    let mut v = vec![&mut n.w1, &mut n.b1, w2a, b2a, w2b, b2b];
+    if let Some(f) = &mut n.first_hidden {
+        v.extend([&mut f.w, &mut f.b]);
+    }
+    v
+}
+
+/// Which of [`params`] a fit moves: all, or with `only` one head's output layer
+/// and, in a split net, the first-off head's own hidden layer.
+fn moving(net: &SideNet, only: Option<Head>) -> Vec<bool> {
+    let split = net.first_hidden.is_some();
+    let mut v = match only {
+        None => vec![true; 6],
+        Some(Head::AllOff) => vec![false, false, true, true, false, false],
+        Some(Head::FirstOff) => vec![false, false, false, false, true, true],
+    };
+    if split {
+        v.extend([only != Some(Head::AllOff); 2]);
+    }
+    v
 }
 
 /// The net's distribution of `s`'s head, with its hidden layer and inputs.
 fn forward(net: &SideNet, s: &SideSample) -> ([f32; SIDE_INPUTS], Vec<f32>, [f64; RACE_ROLLS]) {
     let x = side_inputs(&s.side);
-    let h = net.hidden_layer(&x);
+    let h = net.hidden_layer(s.head, &x);
     let logits = net.logits(s.head, &h);
     let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
     let mut p = [0f64; RACE_ROLLS];
@@ -379,8 +414,9 @@ fn forward(net: &SideNet, s: &SideSample) -> ([f32; SIDE_INPUTS], Vec<f32>, [f64
     (x, h, p)
 }
 
-/// Adds the cross-entropy gradient of `s` to `g`.
-fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet) {
+/// Adds the cross-entropy gradient of `s` to `g`; with `frozen_hidden`, to the
+/// output layer only (`s`'s head's hidden layer does not move).
+fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet, frozen_hidden: bool) {
     let (x, h, p) = forward(net, s);
     let k = s.head as usize;
     let hidden = net.hidden;
@@ -398,16 +434,23 @@ fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet) {
             dh[j] += d * row[j];
         }
     }
+    if frozen_hidden {
+        return;
+    }
     let nonzero: Vec<(usize, f32)> = x
         .iter()
         .enumerate()
         .filter(|(_, &v)| v != 0.0)
         .map(|(i, &v)| (i, v))
         .collect();
+    let (gw1, gb1) = match (&mut g.first_hidden, s.head) {
+        (Some(f), Head::FirstOff) => (&mut f.w, &mut f.b),
+        _ => (&mut g.w1, &mut g.b1),
+    };
     for j in 0..hidden {
         let d = dh[j] * h[j] * (1.0 - h[j]);
-        g.b1[j] += d;
-        let grow = &mut g.w1[j * SIDE_INPUTS..][..SIDE_INPUTS];
+        gb1[j] += d;
+        let grow = &mut gw1[j * SIDE_INPUTS..][..SIDE_INPUTS];
         for &(i, v) in &nonzero {
             grow[i] += d * v;
         }
@@ -470,7 +513,17 @@ pub fn fit(
     let mut m = zeros_like(net);
     let mut v = zeros_like(net);
     let mut t = 0i32;
-    let mut order: Vec<usize> = (0..train.len()).collect();
+    // With `only_head`, the other head's samples give no gradient to what moves.
+    let mut order: Vec<usize> = (0..train.len())
+        .filter(|&i| opts.only_head.is_none_or(|h| train[i].head == h))
+        .collect();
+    let moves = moving(net, opts.only_head);
+    // The hidden layer the samples' head reads: the shared one, or the first-off
+    // head's own in a split net.
+    let frozen_hidden = match opts.only_head {
+        Some(Head::FirstOff) => !moves[6..].iter().any(|&m| m),
+        _ => !moves[0],
+    };
     let mut rng = Rng::new(opts.seed);
     let threads = opts.threads.max(1);
     let batch = opts.batch.max(1);
@@ -491,7 +544,7 @@ pub fn fit(
                         scope.spawn(move || {
                             let mut g = zeros_like(net);
                             for &i in part {
-                                accumulate(net, &train[i], &mut g);
+                                accumulate(net, &train[i], &mut g, frozen_hidden);
                             }
                             g
                         })
@@ -506,11 +559,14 @@ pub fn fit(
             let scale = 1.0 / chunk.len() as f32;
             let c1 = 1.0 - b1.powi(t);
             let c2 = 1.0 - b2.powi(t);
-            let gs: Vec<[&Vec<f32>; 6]> = grads.iter().map(params).collect();
+            let gs: Vec<Vec<&Vec<f32>>> = grads.iter().map(params).collect();
             let ps = params_mut(net);
             let ms = params_mut(&mut m);
             let vs = params_mut(&mut v);
             for (k, ((p, mp), vp)) in ps.into_iter().zip(ms).zip(vs).enumerate() {
+                if !moves[k] {
+                    continue;
+                }
                 for i in 0..p.len() {
                     let g: f32 = gs.iter().map(|g| g[k][i]).sum::<f32>() * scale;
                     if g == 0.0 && mp[i] == 0.0 {
@@ -567,6 +623,7 @@ mod tests {
             lr: 0.01,
             threads: 2,
             seed: 3,
+            only_head: None,
         };
         let mut last = SideFitReport::default();
         fit(&mut net, &samples, &samples, &opts, |r| last = r);
@@ -574,6 +631,51 @@ mod tests {
         assert!(
             last.mean_error < 0.2 && last.mean_error < before.mean_error / 5.0,
             "{before:?} {last:?}"
+        );
+
+        // Fitting the first-off head alone (here to the same distributions) leaves
+        // the hidden layer and the all-off head bit for bit as they were, and
+        // still learns: a readout of the fitted hidden layer suffices.
+        let first: Vec<SideSample> = samples
+            .iter()
+            .map(|s| SideSample {
+                head: Head::FirstOff,
+                ..s.clone()
+            })
+            .collect();
+        let mut readout = net.clone();
+        let before = evaluate(&readout, &first);
+        let opts = SideFitOptions {
+            only_head: Some(Head::FirstOff),
+            lr: 0.05,
+            epochs: 10,
+            ..opts
+        };
+        // All-off samples mixed in are skipped, not fitted through the hidden layer.
+        let mixed: Vec<SideSample> = first.iter().chain(&samples).cloned().collect();
+        fit(&mut readout, &mixed, &first, &opts, |r| last = r);
+        assert_eq!(
+            (&readout.w1, &readout.b1, &readout.w2[0], &readout.b2[0]),
+            (&net.w1, &net.b1, &net.w2[0], &net.b2[0])
+        );
+        assert!(
+            last.mean_error < before.mean_error / 3.0 && last.mean_error < 0.4,
+            "{before:?} {last:?}"
+        );
+
+        // A split net refits the first-off head's own hidden layer as well, and
+        // still leaves the all-off head as it was.
+        let mut own = net.clone().split();
+        let mut split_last = SideFitReport::default();
+        fit(&mut own, &mixed, &first, &opts, |r| split_last = r);
+        assert_eq!(
+            (&own.w1, &own.b1, &own.w2[0], &own.b2[0]),
+            (&net.w1, &net.b1, &net.w2[0], &net.b2[0])
+        );
+        assert_ne!(own.first_hidden.as_ref().map(|f| &f.w), Some(&net.w1));
+        assert!(
+            split_last.mean_error < before.mean_error / 3.0,
+            "{before:?} {split_last:?}"
         );
     }
 

@@ -217,6 +217,24 @@ pub struct SideFitArgs {
     /// Worker threads (default: one per core). Changes the sums' order only.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Fit only this head (`first-off` or `all-off`): its output layer, and in a
+    /// split net the first-off head's own hidden layer; everything else keeps the
+    /// `--init` net's weights bit for bit, and the other head's samples are
+    /// skipped. For refits that must not move the other head's distributions.
+    #[arg(long, value_enum, requires = "init")]
+    pub only_head: Option<HeadArg>,
+    /// Split the net first: the first-off head gets a copy of the hidden layer as
+    /// its own (a file of kind bgfarm-side-net-2), so that `--only-head
+    /// first-off` refits all of that head and none of the all-off head.
+    #[arg(long)]
+    pub split: bool,
+}
+
+/// A head of the one-sided net, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeadArg {
+    AllOff,
+    FirstOff,
 }
 
 pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
@@ -251,12 +269,19 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
         Some(p) => read_side_net(p)?,
         None => SideNet::random(a.hidden, a.seed),
     };
+    if a.split {
+        net = net.split();
+    }
     let opts = SideFitOptions {
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
         threads: thread_count(a.threads)?,
         seed: a.seed,
+        only_head: a.only_head.map(|h| match h {
+            HeadArg::AllOff => Head::AllOff,
+            HeadArg::FirstOff => Head::FirstOff,
+        }),
     };
     let start = Instant::now();
     println!(
@@ -283,11 +308,20 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
     net.metadata.insert(
         "trained".into(),
         format!(
-            "bgfarm train side-fit: {} samples, {} epochs, batch {}, lr {}",
+            "bgfarm train side-fit: {} samples, {} epochs, batch {}, lr {}{}{}",
             train.len(),
             a.epochs,
             a.batch,
-            a.lr
+            a.lr,
+            match a.only_head {
+                None => String::new(),
+                Some(h) => format!(", only the {h:?} head"),
+            },
+            if net.first_hidden.is_some() {
+                ", split"
+            } else {
+                ""
+            }
         ),
     );
     let bytes = net.to_safetensors().map_err(CliError::msg)?;

@@ -16,6 +16,10 @@
 //! Shape: [`SIDE_INPUTS`] inputs, one sigmoid hidden layer, two softmax heads of
 //! [`RACE_ROLLS`] entries: P(all off in exactly `n` rolls) and P(first checker off
 //! in exactly `n` rolls) (the latter meaningful for sides of 15 checkers only).
+//! A split net gives the first-off head a hidden layer of its own
+//! ([`SideNet::first_hidden`]), so that one head can be refitted without moving
+//! the other: a refit of the shared layer on far first-off samples moved the
+//! all-off head in mid-length races (see the README).
 
 use super::race_distribution::{Side, RACE_ROLLS};
 use crate::rng::Rng;
@@ -44,9 +48,23 @@ pub struct SideNet {
     /// Per head: `RACE_ROLLS x hidden`, row per output.
     pub w2: [Vec<f32>; 2],
     pub b2: [Vec<f32>; 2],
+    /// The first-off head's own hidden layer (weights `hidden x SIDE_INPUTS`,
+    /// biases), where the net is split; else that head reads `w1`/`b1` too.
+    pub first_hidden: Option<Hidden>,
     /// Free-form description (how it was trained), saved with the weights.
     pub metadata: HashMap<String, String>,
 }
+
+/// A hidden layer: `w` is `hidden x SIDE_INPUTS`, row per unit; `b` its biases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hidden {
+    pub w: Vec<f32>,
+    pub b: Vec<f32>,
+}
+
+/// The file kinds: a shared hidden layer, or a split net.
+const KIND_SHARED: &str = "bgfarm-side-net-1";
+const KIND_SPLIT: &str = "bgfarm-side-net-2";
 
 /// The inputs of `side` (see [`SIDE_INPUTS`]).
 pub fn side_inputs(side: &Side) -> [f32; SIDE_INPUTS] {
@@ -129,12 +147,39 @@ impl SideNet {
             b1: vec![0.0; hidden],
             w2: [w2a, w2b],
             b2: [vec![0.0; RACE_ROLLS], vec![0.0; RACE_ROLLS]],
+            first_hidden: None,
             metadata: HashMap::new(),
         }
     }
 
-    /// The hidden layer's activations for inputs `x`.
-    pub fn hidden_layer(&self, x: &[f32; SIDE_INPUTS]) -> Vec<f32> {
+    /// The net split: the first-off head gets a copy of the shared hidden layer as
+    /// its own (the same distributions until one head is refitted).
+    pub fn split(mut self) -> SideNet {
+        if self.first_hidden.is_none() {
+            self.first_hidden = Some(Hidden {
+                w: self.w1.clone(),
+                b: self.b1.clone(),
+            });
+        }
+        self
+    }
+
+    /// Whether `head` has a hidden layer of its own.
+    pub fn has_own_hidden(&self, head: Head) -> bool {
+        head == Head::FirstOff && self.first_hidden.is_some()
+    }
+
+    /// The weights and biases of `head`'s hidden layer.
+    pub fn hidden_weights(&self, head: Head) -> (&[f32], &[f32]) {
+        match (&self.first_hidden, head) {
+            (Some(f), Head::FirstOff) => (&f.w, &f.b),
+            _ => (&self.w1, &self.b1),
+        }
+    }
+
+    /// `head`'s hidden layer's activations for inputs `x`.
+    pub fn hidden_layer(&self, head: Head, x: &[f32; SIDE_INPUTS]) -> Vec<f32> {
+        let (w1, b1) = self.hidden_weights(head);
         // Most inputs are 0 (a side occupies a handful of points): only the others
         // are multiplied.
         let mut nz = [(0usize, 0f32); SIDE_INPUTS];
@@ -146,9 +191,9 @@ impl SideNet {
             }
         }
         let nz = &nz[..k];
-        let mut h = self.b1.clone();
+        let mut h = b1.to_vec();
         for (j, hj) in h.iter_mut().enumerate() {
-            let row = &self.w1[j * SIDE_INPUTS..][..SIDE_INPUTS];
+            let row = &w1[j * SIDE_INPUTS..][..SIDE_INPUTS];
             let mut s = 0f32;
             for &(i, xi) in nz {
                 s += row[i] * xi;
@@ -171,17 +216,20 @@ impl SideNet {
 
     /// The distribution of `head` for `side`: entry `n` = P(exactly `n` rolls).
     pub fn distribution(&self, head: Head, side: &Side) -> [f64; RACE_ROLLS] {
-        let h = self.hidden_layer(&side_inputs(side));
+        let h = self.hidden_layer(head, &side_inputs(side));
         softmax(&self.logits(head, &h))
     }
 
-    /// Both distributions of `side` from one hidden layer.
+    /// Both distributions of `side`, from one hidden layer unless the net is split.
     pub fn distributions(&self, side: &Side) -> [[f64; RACE_ROLLS]; 2] {
-        let h = self.hidden_layer(&side_inputs(side));
-        [
-            softmax(&self.logits(Head::AllOff, &h)),
-            softmax(&self.logits(Head::FirstOff, &h)),
-        ]
+        let x = side_inputs(side);
+        let h = self.hidden_layer(Head::AllOff, &x);
+        let first = if self.first_hidden.is_some() {
+            softmax(&self.logits(Head::FirstOff, &self.hidden_layer(Head::FirstOff, &x)))
+        } else {
+            softmax(&self.logits(Head::FirstOff, &h))
+        };
+        [softmax(&self.logits(Head::AllOff, &h)), first]
     }
 
     /// A hash of the weights, for the engine fingerprint.
@@ -200,6 +248,11 @@ impl SideNet {
             eat(&self.w2[k]);
             eat(&self.b2[k]);
         }
+        // A shared net's checksum is what it was before split nets existed.
+        if let Some(f) = &self.first_hidden {
+            eat(&f.w);
+            eat(&f.b);
+        }
         h
     }
 
@@ -208,7 +261,7 @@ impl SideNet {
         use safetensors::tensor::{Dtype, TensorView};
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
         let h = self.hidden;
-        let owned: Vec<(&str, Vec<u8>, Vec<usize>)> = vec![
+        let mut owned: Vec<(&str, Vec<u8>, Vec<usize>)> = vec![
             ("w1", bytes(&self.w1), vec![h, SIDE_INPUTS]),
             ("b1", bytes(&self.b1), vec![h]),
             ("w2_all", bytes(&self.w2[0]), vec![RACE_ROLLS, h]),
@@ -216,6 +269,10 @@ impl SideNet {
             ("w2_first", bytes(&self.w2[1]), vec![RACE_ROLLS, h]),
             ("b2_first", bytes(&self.b2[1]), vec![RACE_ROLLS]),
         ];
+        if let Some(f) = &self.first_hidden {
+            owned.push(("w1_first", bytes(&f.w), vec![h, SIDE_INPUTS]));
+            owned.push(("b1_first", bytes(&f.b), vec![h]));
+        }
         let mut views = Vec::with_capacity(owned.len());
         for (n, data, shape) in &owned {
             let view =
@@ -223,7 +280,13 @@ impl SideNet {
             views.push((n.to_string(), view));
         }
         let mut meta = self.metadata.clone();
-        meta.insert("kind".into(), "bgfarm-side-net-1".into());
+        // A split net has its own kind, so that a reader that knows only shared
+        // nets refuses it instead of ignoring the first-off head's hidden layer.
+        let kind = match self.first_hidden {
+            Some(_) => KIND_SPLIT,
+            None => KIND_SHARED,
+        };
+        meta.insert("kind".into(), kind.into());
         safetensors::serialize(views, Some(meta)).map_err(|e| e.to_string())
     }
 
@@ -234,11 +297,15 @@ impl SideNet {
         let err = |m: String| format!("bad one-sided race net file: {m}");
         let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| err(e.to_string()))?;
         let metadata = header.metadata().clone().unwrap_or_default();
-        if metadata.get("kind").map(String::as_str) != Some("bgfarm-side-net-1") {
-            return Err(err(
-                "not a one-sided race net (kind bgfarm-side-net-1)".into()
-            ));
-        }
+        let split = match metadata.get("kind").map(String::as_str) {
+            Some(KIND_SHARED) => false,
+            Some(KIND_SPLIT) => true,
+            _ => {
+                return Err(err(format!(
+                    "not a one-sided race net (kind {KIND_SHARED} or {KIND_SPLIT})"
+                )))
+            }
+        };
         let st = SafeTensors::deserialize(bytes).map_err(|e| err(e.to_string()))?;
         let get = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
             let t = st.tensor(name).map_err(|e| err(format!("{name}: {e}")))?;
@@ -278,6 +345,13 @@ impl SideNet {
                 get("b2_all", &[RACE_ROLLS])?,
                 get("b2_first", &[RACE_ROLLS])?,
             ],
+            first_hidden: match split {
+                true => Some(Hidden {
+                    w: get("w1_first", &[hidden, SIDE_INPUTS])?,
+                    b: get("b1_first", &[hidden])?,
+                }),
+                false => None,
+            },
             metadata,
         })
     }
@@ -316,5 +390,20 @@ mod tests {
         }
         assert!(SideNet::from_safetensors(&bytes[..bytes.len() - 8]).is_err());
         assert!(SideNet::from_safetensors(b"nonsense").is_err());
+
+        // Split: the same distributions and a new checksum until a head moves;
+        // the first-off head's own layer survives the file and moves only that head.
+        let mut split = net.clone().split();
+        assert_eq!(split.distributions(&s), net.distributions(&s));
+        assert_ne!(split.checksum(), net.checksum());
+        if let Some(f) = &mut split.first_hidden {
+            f.b[0] += 1.0;
+        }
+        let back = SideNet::from_safetensors(&split.to_safetensors().unwrap()).unwrap();
+        assert_eq!(back, split);
+        let [all, first] = back.distributions(&s);
+        assert_eq!(all, net.distribution(Head::AllOff, &s));
+        assert_ne!(first, net.distribution(Head::FirstOff, &s));
+        assert_eq!(first, back.distribution(Head::FirstOff, &s));
     }
 }

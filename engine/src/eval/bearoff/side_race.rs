@@ -254,7 +254,8 @@ struct Recent {
     sides: [RecentSide; RECENT],
 }
 
-/// A side's hidden layer under a net (ids as in [`Slot`]).
+/// A side's hidden layer under a net (ids as in [`Slot`]; complemented for a split
+/// net's first-off layer).
 struct RecentSide {
     net: u64,
     key: u128,
@@ -296,19 +297,24 @@ impl SideRace<'_> {
     fn fresh_distribution(&self, head: Head, side: &Side, side_key: u128) -> [f32; RACE_ROLLS] {
         HIDDEN.with(|r| {
             let mut r = r.borrow_mut();
+            // A split net's first-off head has a hidden layer of its own.
+            let tag = match self.net.has_own_hidden(head) {
+                true => !self.net_id,
+                false => self.net_id,
+            };
             let found = r
                 .sides
                 .iter()
-                .position(|s| s.net == self.net_id && s.key == side_key);
+                .position(|s| s.net == tag && s.key == side_key);
             let i = match found {
                 Some(i) => i,
                 None => {
                     let i = r.next;
                     r.next = (i + 1) % RECENT;
                     r.sides[i] = RecentSide {
-                        net: self.net_id,
+                        net: tag,
                         key: side_key,
-                        h: self.net.hidden_layer(&side_inputs(side)),
+                        h: self.net.hidden_layer(head, &side_inputs(side)),
                     };
                     i
                 }
