@@ -574,6 +574,37 @@ fn one_sided_race_net_pipeline() {
     assert_eq!(built_in, json(&["eval", SIDE_RACE, "--json"])["probs"]);
     assert_ne!(built_in, old);
     assert!(ours.as_array().is_some_and(|p| p.len() == 5));
+    // The first-off head split off and refitted alone: the all-off head, and so
+    // the win chance, stays bit for bit.
+    let split = path("split.safetensors");
+    let log = ok(&[
+        "train",
+        "side-fit",
+        "--samples",
+        &exact,
+        "--init",
+        &n2,
+        "--split",
+        "--only-head",
+        "first-off",
+        "--epochs",
+        "1",
+        "--out",
+        &split,
+    ]);
+    assert!(log.contains("epoch   1"), "{log}");
+    assert_eq!(probs(&split)[0], ours[0]);
+    let run = bgfarm(&[
+        "train",
+        "side-fit",
+        "--samples",
+        &exact,
+        "--only-head",
+        "all-off",
+        "--out",
+        &split,
+    ]);
+    assert_eq!(run.status.code(), Some(2), "--only-head needs --init");
     // A truncated samples file and a file that is not a net: clear errors.
     let bytes = std::fs::read(dir.join("exact.bin")).unwrap();
     std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() - 3]).unwrap();
