@@ -384,13 +384,12 @@ fn params_mut(n: &mut SideNet) -> Vec<&mut Vec<f32>> {
 /// Which of [`params`] a fit moves: all, or with `only` one head's output layer
 /// and, in a split net, the first-off head's own hidden layer.
 fn moving(net: &SideNet, only: Option<Head>) -> Vec<bool> {
-    let split = net.first_hidden.is_some();
     let mut v = match only {
         None => vec![true; 6],
         Some(Head::AllOff) => vec![false, false, true, true, false, false],
         Some(Head::FirstOff) => vec![false, false, false, false, true, true],
     };
-    if split {
+    if net.has_own_hidden(Head::FirstOff) {
         v.extend([only != Some(Head::AllOff); 2]);
     }
     v
@@ -443,10 +442,7 @@ fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet, frozen_hidden: boo
         .filter(|(_, &v)| v != 0.0)
         .map(|(i, &v)| (i, v))
         .collect();
-    let (gw1, gb1) = match (&mut g.first_hidden, s.head) {
-        (Some(f), Head::FirstOff) => (&mut f.w, &mut f.b),
-        _ => (&mut g.w1, &mut g.b1),
-    };
+    let (gw1, gb1) = g.hidden_weights_mut(s.head);
     for j in 0..hidden {
         let d = dh[j] * h[j] * (1.0 - h[j]);
         gb1[j] += d;
@@ -518,12 +514,9 @@ pub fn fit(
         .filter(|&i| opts.only_head.is_none_or(|h| train[i].head == h))
         .collect();
     let moves = moving(net, opts.only_head);
-    // The hidden layer the samples' head reads: the shared one, or the first-off
-    // head's own in a split net.
-    let frozen_hidden = match opts.only_head {
-        Some(Head::FirstOff) => !moves[6..].iter().any(|&m| m),
-        _ => !moves[0],
-    };
+    // Fitting one head, the hidden layer its samples read moves only when it is
+    // that head's own (a split net's first-off head).
+    let frozen_hidden = opts.only_head.is_some_and(|h| !net.has_own_hidden(h));
     let mut rng = Rng::new(opts.seed);
     let threads = opts.threads.max(1);
     let batch = opts.batch.max(1);

@@ -177,6 +177,14 @@ impl SideNet {
         }
     }
 
+    /// The same, to change (a fit's gradients and steps).
+    pub(crate) fn hidden_weights_mut(&mut self, head: Head) -> (&mut Vec<f32>, &mut Vec<f32>) {
+        match (&mut self.first_hidden, head) {
+            (Some(f), Head::FirstOff) => (&mut f.w, &mut f.b),
+            _ => (&mut self.w1, &mut self.b1),
+        }
+    }
+
     /// `head`'s hidden layer's activations for inputs `x`.
     pub fn hidden_layer(&self, head: Head, x: &[f32; SIDE_INPUTS]) -> Vec<f32> {
         let (w1, b1) = self.hidden_weights(head);
