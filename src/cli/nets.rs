@@ -47,7 +47,9 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 ///   one-sided search, the others the one-sided net ([`SideRace`]), or with
 ///   `--side-net none` the race net ([`ExactRace`]).
 /// - `--side-gammons` or `--side-gammon-trust FULL:NONE` (`trust`): how far from
-///   home the one-sided net's gammon chances count (see [`SideRace::with_trust`]).
+///   home the one-sided net's gammon chances count (see [`SideRace::with_trust`]);
+///   `--side-back-checkers` (`back`): whether it answers sides with a checker in
+///   the opponent's home board ([`SideRace::with_back_checkers`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
@@ -55,8 +57,14 @@ pub fn exact_endgame(
     race: Option<u64>,
     side_net: Option<&str>,
     trust: Option<GammonTrust>,
+    back: Option<bool>,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
-    if gammons.is_none() && race.is_none() && side_net.is_none() && trust.is_none() {
+    if gammons.is_none()
+        && race.is_none()
+        && side_net.is_none()
+        && trust.is_none()
+        && back.is_none()
+    {
         return Ok(None);
     }
     let db = tables();
@@ -68,11 +76,17 @@ pub fn exact_endgame(
         "default" => Some(default_nets::side_net()?),
         path => Some(Box::leak(Box::new(read_side_net(Path::new(path))?))),
     };
+    if net.is_none() && (back.is_some() || trust.is_some()) {
+        return Err(CliError::msg(
+            "--side-gammon-trust, --side-gammons and --side-back-checkers need a one-sided net (not --side-net none)",
+        ));
+    }
     match (net, race) {
         (Some(net), limit) => {
             e = Box::leak(Box::new(
                 SideRace::new(e, db.one_sided(), net, limit.unwrap_or(0))
-                    .with_trust(trust.unwrap_or(GammonTrust::DEFAULT)),
+                    .with_trust(trust.unwrap_or(GammonTrust::DEFAULT))
+                    .with_back_checkers(back.unwrap_or(true)),
             ));
         }
         (None, Some(limit)) => {

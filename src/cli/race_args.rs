@@ -33,17 +33,22 @@ pub struct RaceArgs {
     /// side-fit`. With --exact-race it answers for the sides over that limit.
     #[arg(long, value_name = "NET")]
     pub side_net: Option<String>,
-    /// Gammon chances of races from the one-sided net for every saver (by default
-    /// for savers at most 25 pips from home, fully up to 10, and from the race net
-    /// further out): closer equity differences between plays, but more 0-ply
-    /// misses in gammon saves with stragglers far back (see the README).
+    /// Gammon chances of races from the one-sided net for every saver: the
+    /// default since 0.13.0 (as `--side-gammon-trust all`), kept so that older
+    /// command lines still run.
     #[arg(long)]
     pub side_gammons: bool,
     /// Where the one-sided net's gammon chances take over from the race net's:
     /// `FULL:NONE`, fully for savers up to FULL pips from home, not at all from
-    /// NONE, linear between (default 10:25), or `all` (as --side-gammons).
+    /// NONE, linear between (0.12's default was 10:25), or `all` (the default).
     #[arg(long, value_name = "FULL:NONE", conflicts_with = "side_gammons")]
     pub side_gammon_trust: Option<GammonTrust>,
+    /// Whether the one-sided net also answers races where a side still has a
+    /// checker in the opponent's home board (`true`, the default since 0.13.0), or
+    /// the race net and its escape tables value them (`false`, as in 0.11-0.12).
+    /// Backgammon chances are the escape tables' either way.
+    #[arg(long, value_name = "BOOL")]
+    pub side_back_checkers: Option<bool>,
 }
 
 impl RaceArgs {
@@ -59,6 +64,7 @@ impl RaceArgs {
             } else {
                 self.side_gammon_trust
             },
+            self.side_back_checkers,
         )
     }
 }

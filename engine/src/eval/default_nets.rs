@@ -23,8 +23,9 @@ use super::net::{load_bundle, NetError};
 use super::neural::{Endgame, NeuralEvaluator};
 use std::sync::OnceLock;
 
-/// The one-sided race net (a 100-128-2x64 [`SideNet`]), produced by `bgfarm train
-/// sides` and `side-fit` with the commands of `scripts/train-side-net.sh`.
+/// The one-sided race net (a 100-128-2x64 [`SideNet`] whose first-off head has a
+/// hidden layer of its own, 0.13.0), produced by `bgfarm train sides` and
+/// `side-fit` with the commands of `scripts/train-side-net.sh`.
 pub const SIDE_BYTES: &[u8] = include_bytes!("../../nets/side.safetensors");
 
 /// The built-in one-sided race net, read once.
@@ -35,17 +36,17 @@ pub fn side_net() -> Result<&'static SideNet, NetError> {
         .map_err(Clone::clone)
 }
 
-/// The default endgame: the tables, and race win chances from one-sided
+/// The default endgame: the tables, and race win and gammon chances from one-sided
 /// distributions ([`SideRace`] with the built-in [`side_net`], no searches), as
-/// every command and worker evaluates by default since 0.11.0; gammon chances from
-/// the tables where they reach, the net for savers near home (since 0.12.0,
-/// [`first_off_trust`](super::bearoff::side_race::first_off_trust)) and the race
-/// net further out. Why: on GNU Backgammon's 250 bench races, 0-ply loss x1000
-/// 0.342 and 95.2% best plays against the race net's 0.445 and 94.4%, and the
-/// 0-ply equities of GNU Backgammon 2-ply's best five plays off by 7.4 thousandths
-/// against 10.6 (differences between them 5.7 against 9.3; GNU Backgammon 0-ply:
-/// 0.133, 2.3 and 2.5). It costs one small net evaluation per side not home, on
-/// top of the race net's, and one more head for a saver near home. The layer is made
+/// every command and worker evaluates by default (win chances since 0.11.0, gammon
+/// chances near home since 0.12.0, every saver and sides with checkers back since
+/// 0.13.0); backgammon chances from the race net and its escape tables. Why: on
+/// GNU Backgammon's 250 bench races, 0-ply loss x1000 0.251 against 0.12's 0.342
+/// and the race net's 0.445, and the 0-ply equities of GNU Backgammon 2-ply's best
+/// five plays off by 4.3 thousandths against 7.4 and 10.6 (differences between
+/// them 2.4 against 5.7 and 9.3; GNU Backgammon 0-ply: 0.133, 2.3 and 2.5). It
+/// costs one small net evaluation per side not home, on top of the race net's,
+/// and one more for a saver whose opponent could finish soon. The layer is made
 /// once, over the tables of the first call (the process-wide ones in practice).
 pub fn default_endgame(db: &'static BearoffDb) -> Result<&'static dyn Endgame, NetError> {
     static LAYER: OnceLock<SideRace<'static>> = OnceLock::new();
@@ -135,7 +136,6 @@ mod tests {
     /// 2/off 1/off.
     #[test]
     fn a_gammon_near_home_from_the_side_net() {
-        use crate::eval::bearoff::side_race::first_off_trust;
         use crate::eval::Evaluator;
         let db = BearoffDb::global();
         let eval = default_evaluator(Some(default_endgame(db).unwrap())).unwrap();
@@ -148,17 +148,40 @@ mod tests {
         let best = eval.choose_index(&parent, &moves).unwrap();
         let chosen = crate::ids::position_id::encode(&moves[best].next_position());
         assert_eq!(chosen, "4AEA4KvbIAAAAA");
-        // The trust ramp by hand: 10 pips from home or fewer, full; 25 or more,
-        // none; linear between (18 pips: 7/15).
-        let mut saver = [0u8; 24];
-        saver[5] = 14;
-        saver[11] = 1; // the 12-point: 6 pips
-        assert_eq!(first_off_trust(&saver), 1.0);
-        saver[11] = 0;
-        saver[23] = 1; // the 24-point: 18 pips
-        assert!((first_off_trust(&saver) - 7.0 / 15.0).abs() < 1e-6);
-        saver[5] = 13;
-        saver[23] = 2; // 36 pips
-        assert_eq!(first_off_trust(&saver), 0.0);
+    }
+
+    /// Gammon saves with stragglers far back, where 0.12 missed (see
+    /// [`GammonTrust::DEFAULT`](crate::eval::bearoff::side_race::GammonTrust::DEFAULT)).
+    /// `vwEAANj2DYAQAA` 5-1 is a backgammon save: 18/13 7/6 leaves a checker on the
+    /// 22-point, so 0.12 valued it with the race net and 22/17 7/6 with the
+    /// one-sided net, and chose 18/13 7/6 by 0.04; the one-sided searches and GNU
+    /// Backgammon 2-ply put 22/17 7/6 ahead by 0.021 (-1.849 against -1.870). In
+    /// `/w0AAHCvUCEJAA` 1-5 (the saver 30 pips from home) the exact gammon
+    /// search gives 16/11 8/7 and 18/17 16/11 0.621 and 0.628 to lose the gammon;
+    /// 0.12's net gave 0.698 and 0.685, the wrong way round.
+    #[test]
+    fn gammon_saves_with_stragglers_far_back() {
+        use crate::eval::Evaluator;
+        let db = BearoffDb::global();
+        let eval = default_evaluator(Some(default_endgame(db).unwrap())).unwrap();
+        let after = |id: &str| eval.evaluate(&crate::ids::position_id::decode(id).unwrap());
+        let choice = |id: &str, a: u8, b: u8| {
+            let parent = crate::ids::position_id::decode(id).unwrap();
+            let dice = crate::dice::Dice::new(a, b).unwrap();
+            let moves = crate::movegen::legal_moves(&parent, dice);
+            let best = eval.choose_index(&parent, &moves).unwrap();
+            crate::ids::position_id::encode(&moves[best].next_position())
+        };
+        // 22/17 7/6 and 18/13 7/6, the opponent on roll: our equity is minus theirs.
+        assert_eq!(choice("vwEAANj2DYAQAA", 5, 1), "bPsFoAC/AQAAAA");
+        let gap = after("bPsFAgi/AQAAAA").equity() - after("bPsFoAC/AQAAAA").equity();
+        assert!((gap - 0.021).abs() < 0.01, "{gap}");
+        // 16/11 8/7 and 18/17 16/11: the opponent wins a gammon (its probs[1]).
+        assert_eq!(choice("/w0AAHCvUCEJAA", 1, 5), "94pUhAD/DQAAAA");
+        let (a, b) = (after("94pUhAD/DQAAAA").0[1], after("9wpVRAD/DQAAAA").0[1]);
+        assert!(
+            (a - 0.621).abs() < 0.003 && (b - 0.628).abs() < 0.003,
+            "{a} {b}"
+        );
     }
 }

@@ -12,7 +12,7 @@ use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home, TRUST_NONE_PIPS};
+use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -59,11 +59,15 @@ pub struct SideFitReport {
     pub far_error: f64,
     pub far: usize,
     /// The same for the first-off samples of savers at least
-    /// [`TRUST_NONE_PIPS`] pips from home, whose gammon chances the evaluator does
-    /// not take from the net ([`first_off_trust`](crate::eval::bearoff::side_race::first_off_trust)).
+    /// [`FAR_FIRST_PIPS`] pips from home, where the net is hardest to fit.
     pub far_first_error: f64,
     pub far_first: usize,
 }
+
+/// Pips to come home from which [`SideFitReport::far_first_error`] counts a
+/// saver: where 0.12's net (one hidden layer for both heads) was too far off
+/// (0.03 rolls and more) for the evaluator to take its gammon chances.
+pub const FAR_FIRST_PIPS: u32 = 25;
 
 /// Pips from which [`SideFitReport::far_error`] counts a side.
 pub const FAR_PIPS: u32 = 60;
@@ -484,7 +488,7 @@ pub fn evaluate(net: &SideNet, samples: &[SideSample]) -> SideFitReport {
             r.far_error += e;
             r.far += 1;
         }
-        if s.head == Head::FirstOff && pips_to_come_home(&s.side) >= TRUST_NONE_PIPS {
+        if s.head == Head::FirstOff && pips_to_come_home(&s.side) >= FAR_FIRST_PIPS {
             r.far_first_error += e;
             r.far_first += 1;
         }

@@ -3,9 +3,9 @@
 //! race net's ([`SideNet`]) for the rest; win chances follow as in
 //! [`race_win`](super::race_distribution::race_win), and gammon chances as in
 //! [`gammon_from`] from the saver's first-off distribution where it is exact or the
-//! net is trusted with it ([`first_off_trust`]). Backgammon chances, and the gammon
-//! chances of savers further out, stay the inner endgame's (the race net and the
-//! escape tables).
+//! net is trusted with it ([`GammonTrust`]: every saver by default). Backgammon
+//! chances, and the gammon chances of savers the net is not trusted with, stay the
+//! inner endgame's (the race net and the escape tables).
 //!
 //! Why: see [`side_net`](super::side_net). With a limit of 0 it costs one small net
 //! evaluation per side not home and head (cached per thread), cheap enough for
@@ -34,13 +34,16 @@ pub struct SideRace<'a> {
     /// How far from home the net's first-off distributions set the gammon chances
     /// (see [`GammonTrust`]).
     trust: GammonTrust,
+    /// Whether the layer also answers for sides with a checker still in the
+    /// opponent's home board (see [`SideRace::answers`]); yes by default.
+    back: bool,
 }
 
 /// The ramp over a saver's pips to come home along which the net's first-off
 /// distribution takes over the gammon chances from the inner layer: fully up to
-/// `full` pips, not at all from `none`, linear between. [`GammonTrust::DEFAULT`]
-/// is [`TRUST_FULL_PIPS`] to [`TRUST_NONE_PIPS`]; [`GammonTrust::ALL`] trusts the
-/// net for every saver.
+/// `full` pips, not at all from `none`, linear between. [`GammonTrust::ALL`], the
+/// default since 0.13.0, trusts the net for every saver; [`GammonTrust::NEAR`] was
+/// the default of 0.12.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GammonTrust {
     pub full: u32,
@@ -48,21 +51,31 @@ pub struct GammonTrust {
 }
 
 impl GammonTrust {
-    /// See [`first_off_trust`]. Why not [`ALL`](Self::ALL) by default: on GNU
-    /// Backgammon's 250 bench races the net's gammon chances everywhere bring the
-    /// errors of the equities of the best five plays from 0.0074 to 0.0068 (GNU
-    /// Backgammon 0-ply 0.0023), but the 0-ply loss from 0.34 to 0.65 x1000, nearly
-    /// all of it in five gammon saves with stragglers far back, where the net is
-    /// least consistent with itself.
-    pub const DEFAULT: GammonTrust = GammonTrust {
-        full: TRUST_FULL_PIPS,
-        none: TRUST_NONE_PIPS,
-    };
     /// The net for every saver (a side has at most 15 x 18 pips to come home).
     pub const ALL: GammonTrust = GammonTrust {
         full: u32::MAX - 1,
         none: u32::MAX,
     };
+    /// The default: [`ALL`](Self::ALL). Why, on GNU Backgammon's 250 bench races
+    /// (`bench hint --ply 0 --class race`, x1000): with the built-in net (whose
+    /// first-off head has its own hidden layer, refitted on savers far from home)
+    /// and sides with a checker in the opponent's home board answered too, the
+    /// 0-ply loss is 0.251 against [`NEAR`](Self::NEAR)'s 0.355, and the 0-ply
+    /// equities of GNU Backgammon 2-ply's best five plays are off by 4.3
+    /// thousandths against 6.9 (their differences 2.4 against 5.2; GNU
+    /// Backgammon 0-ply 2.3 and 2.5). Every ramp between loses more (0.32-0.38
+    /// for 20:35 to 45:60): sibling plays either side of it are valued by two
+    /// estimators at once.
+    pub const DEFAULT: GammonTrust = GammonTrust::ALL;
+    /// 0.12's default: fully up to 10 pips from home, not from 25. With 0.12's net
+    /// (one hidden layer for both heads) trusting it everywhere cost 0.65 x1000 per
+    /// bench race decision against this ramp's 0.34, nearly all of it in five
+    /// gammon saves with stragglers far back, where that net was least consistent
+    /// with itself: its expected rolls to the first checker off differed from its
+    /// own one-roll lookahead by 0.006-0.009 rolls on average below 20 pips to
+    /// come home, 0.032 at 25-29, 0.12 at 40-44 (the savers of 3,000 random gammon
+    /// races, `train races --kind gammon --seed 901`).
+    pub const NEAR: GammonTrust = GammonTrust { full: 10, none: 25 };
 
     /// The weight of the net's gammon chance for a saver `pips` from home.
     pub fn at(self, pips: u32) -> f32 {
@@ -106,6 +119,7 @@ impl<'a> SideRace<'a> {
             limit,
             net_id: net.checksum(),
             trust: GammonTrust::DEFAULT,
+            back: true,
         }
     }
 
@@ -114,14 +128,30 @@ impl<'a> SideRace<'a> {
         SideRace { trust, ..self }
     }
 
-    /// Whether this layer answers for `side`: not when a checker is still in the
-    /// opponent's home board (points 19-24) and the search may not take the side.
-    /// Such sides are backgammon saves, where the inner layer's escape tables and
-    /// race net know more: the one-sided net, trained mostly on sides nearer home,
-    /// gave `/wEAAJjtCEB4AA` 4-3 (two checkers on the 23-point, 160 pips against 9)
-    /// 0.79 to lose a gammon against a true 1.00 and lost 0.16 there.
+    /// The same layer, answering also for sides with a checker in the opponent's
+    /// home board when `back` (the default; see [`SideRace::answers`]).
+    pub fn with_back_checkers(self, back: bool) -> Self {
+        SideRace { back, ..self }
+    }
+
+    /// Whether this layer answers for `side`: always when the layer takes back
+    /// checkers (the default), else not when a checker is still in the opponent's
+    /// home board (points 19-24) and the search may not take the side.
+    ///
+    /// Why back checkers are answered since 0.13.0: in a backgammon save a play
+    /// that brings the last checker out of the opponent's home board and one that
+    /// leaves it there were valued by two estimators, the one-sided net and the
+    /// race net; `vwEAANj2DYAQAA` 5-1 lost 0.021 so. The net learns such sides (the
+    /// exact samples hold 473,363 first-off and 100,054 all-off ones), and the
+    /// built-in net's first-off expected rolls are off there by 0.006 / 0.007 /
+    /// 0.014 rolls at 0-24 / 25-34 / 35-44 pips from home (0.12's net: 0.008 /
+    /// 0.014 / 0.022). It was refused in 0.11-0.12 because 0.11's net gave
+    /// `/wEAAJjtCEB4AA` 4-3 (two checkers on the 23-point, 160 pips against 9) 0.79
+    /// to lose a gammon against a true 1.00; the built-in net gives 1.00.
+    /// Backgammon chances stay the inner layer's either way.
     fn answers(&self, side: &Side) -> bool {
-        side[18..].iter().all(|&c| c == 0)
+        self.back
+            || side[18..].iter().all(|&c| c == 0)
             || (self.limit > 0 && dominated_full_count(side) <= self.limit)
     }
 
@@ -134,8 +164,7 @@ impl<'a> SideRace<'a> {
 
     /// The first-off distribution of `saver` (15 checkers, none off) with the
     /// weight its gammon chances get against the inner layer's: 1 where it is
-    /// exact, the layer's [`GammonTrust`] where it is the net's ([`first_off_trust`]
-    /// by default). `None` for a side that cannot be
+    /// exact, the layer's [`GammonTrust`] where it is the net's (1 by default). `None` for a side that cannot be
     /// gammoned, a weight of 0, or a finisher (`finisher`: its all-off
     /// distribution) that cannot be done within [`gammon_horizon`] rolls, where
     /// the chance is negligible and the net is not asked.
@@ -159,33 +188,6 @@ impl<'a> SideRace<'a> {
         }
         Some((self.net_distribution(Head::FirstOff, saver), trust))
     }
-}
-
-/// Pips a saver's checkers still need to come home (`p - 6` for each on points
-/// 7-24) up to which the net's first-off distribution is trusted fully
-/// ([`first_off_trust`]).
-pub const TRUST_FULL_PIPS: u32 = 10;
-/// Pips to come home from which the net's first-off distribution is not trusted.
-pub const TRUST_NONE_PIPS: u32 = 25;
-
-/// How far the net's first-off distribution of `saver` is trusted for its gammon
-/// chances: 1 up to [`TRUST_FULL_PIPS`] pips to come home, 0 from
-/// [`TRUST_NONE_PIPS`], linear between (the inner layer's chances get the rest).
-///
-/// Why: the net learnt far-back savers only from bootstrapped targets, and it
-/// drifts from itself there. Over the 15-checker savers of 3,000 random gammon
-/// races (`train races --kind gammon --seed 901`), its expected rolls to the first
-/// checker off differed from its own one-roll lookahead (the bootstrap target) by
-/// 0.006-0.009 rolls on average below 20 pips to come home, 0.017 at 20-24, 0.032
-/// at 25-29, 0.049 at 30-34, 0.12 at 40-44 and 0.19-0.56 beyond 45. In the bench
-/// race `2OaGgwC3mw8AAA` 2-4 (the saver 47 pips from home) the net gave the gammon
-/// 0.06 where GNU Backgammon 2-ply gives 0.28, and its lookaheads of one and two
-/// rolls 0.14 and 0.22. The ramp is smooth so that sibling plays on either side
-/// of a bound are not valued by different estimators at once: ending it at 30
-/// instead of 25 cost 0.45-0.59 x1000 per decision on the bench races against
-/// 0.34 (one gammon save, `/wEAANyrGEgCAA` 6-1, lost 0.034 alone).
-pub fn first_off_trust(saver: &Side) -> f32 {
-    GammonTrust::DEFAULT.at(pips_to_come_home(saver))
 }
 
 /// Pips `side`'s checkers need to come home: `p - 6` for each on points 7-24.
@@ -384,8 +386,12 @@ impl Endgame for SideRace<'_> {
         // (and fingerprints) stay.
         let tag: Vec<u8> = match self.trust {
             GammonTrust::ALL => b"side-net+gammons".to_vec(),
-            GammonTrust::DEFAULT => b"side-net+near-gammons".to_vec(),
+            GammonTrust::NEAR => b"side-net+near-gammons".to_vec(),
             t => format!("side-net+gammons-{}:{}", t.full, t.none).into_bytes(),
+        };
+        let tag = match self.back {
+            true => [tag, b"+back".to_vec()].concat(),
+            false => tag,
         };
         super::layer_checksum(self.inner, &tag, self.net_id ^ self.limit)
     }
@@ -447,8 +453,8 @@ mod tests {
         assert!(p[0] >= p[1] && p[1] >= p[2] && 1.0 - p[0] >= p[3] && p[3] >= p[4]);
     }
 
-    /// The ramp by hand, its parsing, and that the two named ramps keep the
-    /// checksum tags of the releases before the ramp could be set.
+    /// The ramp by hand, its parsing, and that the two named ramps without back
+    /// checkers keep the checksum tags of the releases before either could be set.
     #[test]
     fn gammon_trust_ramps_and_parses() {
         let t: GammonTrust = "20:35".parse().unwrap();
@@ -458,27 +464,28 @@ mod tests {
         assert!((t.at(26) - 0.6).abs() < 1e-6);
         assert_eq!("all".parse::<GammonTrust>().unwrap(), GammonTrust::ALL);
         assert_eq!(GammonTrust::ALL.at(270), 1.0);
-        assert_eq!(
-            "10:25".parse::<GammonTrust>().unwrap(),
-            GammonTrust::DEFAULT
-        );
+        assert_eq!("10:25".parse::<GammonTrust>().unwrap(), GammonTrust::NEAR);
+        assert_eq!(GammonTrust::DEFAULT, GammonTrust::ALL);
         for bad in ["25:10", "10:10", "10", "a:b", "-1:5", ""] {
             assert!(bad.parse::<GammonTrust>().is_err(), "{bad}");
         }
         let db = BearoffDb::global();
         let net = SideNet::random(8, 5);
         let sums = [
-            GammonTrust::DEFAULT,
+            GammonTrust::NEAR,
             GammonTrust::ALL,
             GammonTrust { full: 20, none: 35 },
         ]
         .map(|t| {
             let layer = SideRace::new(db, db.one_sided(), &net, 0).with_trust(t);
-            layer.checksum()
+            layer.with_back_checkers(false).checksum()
         });
         let tagged = |tag: &[u8]| crate::eval::bearoff::layer_checksum(db, tag, net.checksum());
         assert_eq!(sums[0], tagged(b"side-net+near-gammons"));
         assert_eq!(sums[1], tagged(b"side-net+gammons"));
         assert!(sums[0] != sums[1] && sums[1] != sums[2] && sums[0] != sums[2]);
+        // The default takes back checkers, and says so in its checksum.
+        let default = SideRace::new(db, db.one_sided(), &net, 0).checksum();
+        assert_eq!(default, tagged(b"side-net+gammons+back"));
     }
 }
