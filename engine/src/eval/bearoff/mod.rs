@@ -34,6 +34,7 @@ pub mod index;
 pub mod one_sided;
 pub mod race_distribution;
 pub mod searched;
+pub mod side_kernel;
 pub mod side_net;
 pub mod side_race;
 pub mod side_table;

@@ -15,6 +15,7 @@ use super::race_distribution::{
     dominated_full_count, first_off_distribution, gammon_from, race_sides, rolls_distribution,
     win_from, Side, RACE_ROLLS,
 };
+use super::side_kernel::SideKernel;
 use super::side_net::{side_inputs, softmax, Head, SideNet};
 use super::OneSidedDb;
 use crate::eval::neural::Endgame;
@@ -28,6 +29,8 @@ pub struct SideRace<'a> {
     inner: &'a dyn Endgame,
     one: &'a OneSidedDb,
     net: &'a SideNet,
+    /// `net` laid out for evaluation (the same bits, faster).
+    kernel: SideKernel<'a>,
     limit: u64,
     /// The net's checksum: names it in the thread's cache ([`CACHE`]).
     net_id: u64,
@@ -116,6 +119,7 @@ impl<'a> SideRace<'a> {
             inner,
             one,
             net,
+            kernel: SideKernel::new(net),
             limit,
             net_id: net.checksum(),
             trust: GammonTrust::DEFAULT,
@@ -316,12 +320,12 @@ impl SideRace<'_> {
                     r.sides[i] = RecentSide {
                         net: tag,
                         key: side_key,
-                        h: self.net.hidden_layer(head, &side_inputs(side)),
+                        h: self.kernel.hidden_layer(head, &side_inputs(side)),
                     };
                     i
                 }
             };
-            softmax(&self.net.logits(head, &r.sides[i].h)).map(|x| x as f32)
+            softmax(&self.kernel.logits(head, &r.sides[i].h)).map(|x| x as f32)
         })
     }
 }
