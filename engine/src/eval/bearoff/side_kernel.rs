@@ -10,11 +10,11 @@
 //!
 //! The results are [`SideNet::hidden_layer`] and [`SideNet::logits`] bit for bit:
 //! each hidden unit still sums its inputs in the same order from 0 and adds its bias
-//! last, and the output dots keep [`dot`]'s 8 lanes (one AVX2 register, or two SSE2
+//! last, and the output dots keep [`SideNet::logits`]' 8 lanes (one AVX2 register, or two SSE2
 //! ones, the same additions either way; Rust never fuses them into FMAs).
 
 use super::race_distribution::RACE_ROLLS;
-use super::side_net::{Head, SideNet, SIDE_INPUTS};
+use super::side_net::{dot, Head, SideNet, SIDE_INPUTS};
 
 /// A [`SideNet`] with its hidden weights transposed. See the module docs.
 pub struct SideKernel<'a> {
@@ -176,26 +176,6 @@ unsafe fn logits_avx2(w: &[f32], b: &[f32], h: &[f32]) -> [f32; RACE_ROLLS] {
         r += 1;
     }
     out
-}
-
-/// `a . b` over 8 lanes, then the lanes in a fixed order, as
-/// [`SideNet::logits`]' dot.
-#[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            lanes[k] += x[k] * y[k];
-        }
-    }
-    let mut s = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5]))
-        + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-    for (x, y) in ra.iter().zip(rb) {
-        s += x * y;
-    }
-    s
 }
 
 #[cfg(test)]

@@ -94,8 +94,10 @@ pub fn side_inputs(side: &Side) -> [f32; SIDE_INPUTS] {
 
 /// `a . b` over 8 lanes (the compiler vectorises the lanes; one running sum would
 /// keep the additions in order and scalar), then the lanes in a fixed order: the
-/// same bits on every machine.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+/// same bits on every machine. Shared with [`super::side_kernel`], which must give
+/// the same bits.
+#[inline(always)]
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let (ra, rb) = (ca.remainder(), cb.remainder());
