@@ -337,7 +337,7 @@ fn exact_gammons_from_the_cli() {
 /// with a win chance of about 0.020 (GNU 2-ply: 0.0228). The default, the
 /// one-sided race net, gives both plays' win chances within 0.003 of the search's;
 /// since 0.13.0 it also answers for the side 17/6 leaves with a checker on the
-/// 20-point, which it puts 0.002 too high, so 17/6 comes first by 0.002 (the
+/// 20-point, which it puts 0.001 too high, so 17/6 comes first by 0.001 (the
 /// bench charges that 0.0032); with `--side-back-checkers false` the race net
 /// values that side and the default's choice is the search's. `eval` with the
 /// option prints the same chance for the position after that play, and `train

@@ -41,9 +41,9 @@ pub fn side_net() -> Result<&'static SideNet, NetError> {
 /// every command and worker evaluates by default (win chances since 0.11.0, gammon
 /// chances near home since 0.12.0, every saver and sides with checkers back since
 /// 0.13.0); backgammon chances from the race net and its escape tables. Why: on
-/// GNU Backgammon's 250 bench races, 0-ply loss x1000 0.251 against 0.12's 0.342
+/// GNU Backgammon's 250 bench races, 0-ply loss x1000 0.243 against 0.12's 0.342
 /// and the race net's 0.445, and the 0-ply equities of GNU Backgammon 2-ply's best
-/// five plays off by 4.3 thousandths against 7.4 and 10.6 (differences between
+/// five plays off by 3.9 thousandths against 7.4 and 10.6 (differences between
 /// them 2.4 against 5.7 and 9.3; GNU Backgammon 0-ply: 0.133, 2.3 and 2.5). It
 /// costs one small net evaluation per side not home, on top of the race net's,
 /// and one more for a saver whose opponent could finish soon. The layer is made
@@ -104,8 +104,11 @@ mod tests {
 
     /// The built-in one-sided race net against the exact one-sided search on GNU
     /// Backgammon's bench race `a21eAACzuwMGAA` 4-1 (77 pips against 79, both sides
-    /// with checkers outside): every play's win chance within 0.02 of the
-    /// search's, and the default endgame's 0-ply choice is the search's.
+    /// with checkers outside): every play's win chance within 0.035 of the
+    /// search's, and the default endgame's 0-ply choice is the search's. (0.13.0's
+    /// all-off head is off here by 0.019 on average, at most 0.032, where 0.12's
+    /// was off by 0.005, at most 0.014; but on 40 long races it is off by 0.007
+    /// against 0.013, see [`long_races_near_the_exact_search`].)
     #[test]
     fn the_side_net_is_close_to_the_exact_search() {
         use crate::eval::bearoff::race_distribution::race_win;
@@ -119,12 +122,36 @@ mod tests {
             let next = m.next_position();
             let exact = race_win(db.one_sided(), &next, u64::MAX).unwrap();
             let net = f64::from(eval.evaluate(&next).0[0]);
-            assert!((net - exact).abs() < 0.02, "{i}: {net} {exact}");
+            assert!((net - exact).abs() < 0.035, "{i}: {net} {exact}");
             if exact < best_exact.0 {
                 best_exact = (exact, i);
             }
         }
         assert_eq!(eval.choose_index(&parent, &moves), Some(best_exact.1));
+    }
+
+    /// Long races where 0.12's all-off head was furthest off among 40 self-play
+    /// races with both sides 65-110 pips (the first such from line 13001 of
+    /// `scripts/train-side-net.sh`'s `race.txt`, which no fit saw): the win
+    /// chances of the side on roll by the
+    /// exact one-sided searches (`bgfarm eval ID --exact-race 100000000`, about
+    /// 70 s each, so not run here) against the default's. 0.12's net gave 0.522,
+    /// 0.221 and 0.786; 0.13.0's is within 0.03 (its mean error over the 40 is
+    /// 0.0069 against 0.0129; the race net's 0.0058).
+    #[test]
+    fn long_races_near_the_exact_search() {
+        use crate::eval::Evaluator;
+        let db = BearoffDb::global();
+        let eval = default_evaluator(Some(default_endgame(db).unwrap())).unwrap();
+        for (id, exact) in [
+            ("uH1HAQAbWyMHAA", 0.39255),
+            ("22xOAQDWdnAGAA", 0.17562),
+            ("6nYGBwBme5MBAA", 0.75414),
+        ] {
+            let pos = crate::ids::position_id::decode(id).unwrap();
+            let win = f64::from(eval.evaluate(&pos).0[0]);
+            assert!((win - exact).abs() < 0.03, "{id}: {win} against {exact}");
+        }
     }
 
     /// A gammon the race net misses: GNU Backgammon's bench race `X90GAQCFBwAAAA`

@@ -60,15 +60,16 @@ impl GammonTrust {
         none: u32::MAX,
     };
     /// The default: [`ALL`](Self::ALL). Why, on GNU Backgammon's 250 bench races
-    /// (`bench hint --ply 0 --class race`, x1000): with the built-in net (whose
+    /// (`bench hint --ply 0`, x1000): with the built-in net (whose
     /// first-off head has its own hidden layer, refitted on savers far from home)
     /// and sides with a checker in the opponent's home board answered too, the
-    /// 0-ply loss is 0.251 against [`NEAR`](Self::NEAR)'s 0.355, and the 0-ply
-    /// equities of GNU Backgammon 2-ply's best five plays are off by 4.3
-    /// thousandths against 6.9 (their differences 2.4 against 5.2; GNU
-    /// Backgammon 0-ply 2.3 and 2.5). Every ramp between loses more (0.32-0.38
-    /// for 20:35 to 45:60): sibling plays either side of it are valued by two
-    /// estimators at once.
+    /// 0-ply loss is 0.243 against [`NEAR`](Self::NEAR)'s 0.346, and the 0-ply
+    /// equities of GNU Backgammon 2-ply's best five plays are off by 3.9
+    /// thousandths against 6.5 (their differences 2.4 against 5.2; GNU
+    /// Backgammon 0-ply 2.3 and 2.5). Measured before 0.13.0's all-off refit,
+    /// every ramp between lost more (0.32-0.38 for 20:35 to 45:60 against
+    /// 0.251): sibling plays either side of it are valued by two estimators at
+    /// once.
     pub const DEFAULT: GammonTrust = GammonTrust::ALL;
     /// 0.12's default: fully up to 10 pips from home, not from 25. With 0.12's net
     /// (one hidden layer for both heads) trusting it everywhere cost 0.65 x1000 per
