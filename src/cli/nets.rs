@@ -83,11 +83,15 @@ pub fn exact_endgame(
     }
     match (net, race) {
         (Some(net), limit) => {
-            e = Box::leak(Box::new(
-                SideRace::new(e, db.one_sided(), net, limit.unwrap_or(0))
-                    .with_trust(trust.unwrap_or(GammonTrust::DEFAULT))
-                    .with_back_checkers(back.unwrap_or(true)),
-            ));
+            // The layer's own defaults stand for the options not given.
+            let mut layer = SideRace::new(e, db.one_sided(), net, limit.unwrap_or(0));
+            if let Some(t) = trust {
+                layer = layer.with_trust(t);
+            }
+            if let Some(b) = back {
+                layer = layer.with_back_checkers(b);
+            }
+            e = Box::leak(Box::new(layer));
         }
         (None, Some(limit)) => {
             e = Box::leak(Box::new(ExactRace::new(e, db.one_sided(), limit)));

@@ -9,9 +9,10 @@
 //! over scattered weights, and the SSE2 build ran the output dots 4 lanes wide.
 //!
 //! The results are [`SideNet::hidden_layer`] and [`SideNet::logits`] bit for bit:
-//! each hidden unit still sums its inputs in the same order from 0 and adds its bias
-//! last, and the output dots keep [`SideNet::logits`]' 8 lanes (one AVX2 register, or two SSE2
-//! ones, the same additions either way; Rust never fuses them into FMAs).
+//! each hidden unit still sums its inputs in the same order from 0 and adds its
+//! bias last, and the output dots keep [`SideNet::logits`]' 8 lanes (one AVX2
+//! register, or two SSE2 ones, the same additions either way; Rust never fuses
+//! them into FMAs).
 
 use super::race_distribution::RACE_ROLLS;
 use super::side_net::{dot, Head, SideNet, SIDE_INPUTS};

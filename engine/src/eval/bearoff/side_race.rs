@@ -169,10 +169,11 @@ impl<'a> SideRace<'a> {
 
     /// The first-off distribution of `saver` (15 checkers, none off) with the
     /// weight its gammon chances get against the inner layer's: 1 where it is
-    /// exact, the layer's [`GammonTrust`] where it is the net's (1 by default). `None` for a side that cannot be
-    /// gammoned, a weight of 0, or a finisher (`finisher`: its all-off
-    /// distribution) that cannot be done within [`gammon_horizon`] rolls, where
-    /// the chance is negligible and the net is not asked.
+    /// exact, the layer's [`GammonTrust`] where it is the net's (1 by default).
+    /// `None` for a side that cannot be gammoned, a weight of 0, or a finisher
+    /// (`finisher`: its all-off distribution) that cannot be done within
+    /// [`gammon_horizon`] rolls, where the chance is negligible and the net is not
+    /// asked.
     fn first_off(
         &self,
         saver: &Side,
