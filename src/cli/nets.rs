@@ -49,7 +49,10 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 /// - `--side-gammons` or `--side-gammon-trust FULL:NONE` (`trust`): how far from
 ///   home the one-sided net's gammon chances count (see [`SideRace::with_trust`]);
 ///   `--side-back-checkers` (`back`): whether it answers sides with a checker in
-///   the opponent's home board ([`SideRace::with_back_checkers`]).
+///   the opponent's home board ([`SideRace::with_back_checkers`]);
+///   `--side-lookahead PIPS` (`lookahead`): one roll of lookahead over the net's
+///   first-off distributions of savers that far from home
+///   ([`SideRace::with_first_off_lookahead`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
@@ -58,12 +61,14 @@ pub fn exact_endgame(
     side_net: Option<&str>,
     trust: Option<GammonTrust>,
     back: Option<bool>,
+    lookahead: Option<u32>,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
     if gammons.is_none()
         && race.is_none()
         && side_net.is_none()
         && trust.is_none()
         && back.is_none()
+        && lookahead.is_none()
     {
         return Ok(None);
     }
@@ -76,9 +81,9 @@ pub fn exact_endgame(
         "default" => Some(default_nets::side_net()?),
         path => Some(Box::leak(Box::new(read_side_net(Path::new(path))?))),
     };
-    if net.is_none() && (back.is_some() || trust.is_some()) {
+    if net.is_none() && (back.is_some() || trust.is_some() || lookahead.is_some()) {
         return Err(CliError::msg(
-            "--side-gammon-trust, --side-gammons and --side-back-checkers need a one-sided net (not --side-net none)",
+            "--side-gammon-trust, --side-gammons, --side-back-checkers and --side-lookahead need a one-sided net (not --side-net none)",
         ));
     }
     match (net, race) {
@@ -90,6 +95,9 @@ pub fn exact_endgame(
             }
             if let Some(b) = back {
                 layer = layer.with_back_checkers(b);
+            }
+            if lookahead.is_some() {
+                layer = layer.with_first_off_lookahead(lookahead);
             }
             e = Box::leak(Box::new(layer));
         }
