@@ -241,13 +241,9 @@ impl<'a> SideRace<'a> {
     /// more than the distribution (the tables' for a side home, else the net's) of
     /// the play with the least expected rolls.
     fn first_off_lookahead(&self, saver: &Side) -> [f64; RACE_ROLLS] {
-        let side_key = saver
-            .iter()
-            .rev()
-            .fold(0u128, |k, &c| (k << 4) | u128::from(c & 15));
-        let key = side_key | 1u128 << 126;
-        let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as usize % CACHE_SLOTS;
+        // The lookahead's entries in bit 126, apart from the net's own.
+        let key = cache_key(saver) | 1u128 << 126;
+        let slot = cache_slot(key);
         let widen = |d: &[f32; RACE_ROLLS]| d.map(f64::from);
         let hit = CACHE.with(|c| {
             let c = c.borrow();
@@ -389,13 +385,9 @@ impl SideRace<'_> {
     /// a result never depends on what the cache holds.
     fn net_distribution(&self, head: Head, side: &Side) -> [f64; RACE_ROLLS] {
         // 24 points of 4 bits: bits 0-95; the head in bit 127.
-        let side_key = side
-            .iter()
-            .rev()
-            .fold(0u128, |k, &c| (k << 4) | u128::from(c & 15));
+        let side_key = cache_key(side);
         let key = side_key | (u128::from(head == Head::FirstOff) << 127);
-        let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as usize % CACHE_SLOTS;
+        let slot = cache_slot(key);
         let widen = |d: &[f32; RACE_ROLLS]| d.map(f64::from);
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
@@ -443,6 +435,19 @@ impl SideRace<'_> {
             softmax(&self.kernel.logits(head, &r.sides[i].h)).map(|x| x as f32)
         })
     }
+}
+
+/// A side's key in the thread's cache: 24 points of 4 bits, bits 0-95.
+fn cache_key(side: &Side) -> u128 {
+    side.iter()
+        .rev()
+        .fold(0u128, |k, &c| (k << 4) | u128::from(c & 15))
+}
+
+/// The cache slot of a key.
+fn cache_slot(key: u128) -> usize {
+    let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as usize % CACHE_SLOTS
 }
 
 /// `side`'s distribution for `head` from the tables when it is home, else from the
