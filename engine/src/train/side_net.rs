@@ -12,7 +12,9 @@ use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
+use crate::eval::bearoff::side_race::{
+    one_roll_lookahead, one_sided_distribution, pips_to_come_home,
+};
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -106,16 +108,10 @@ pub fn bootstrap_target(
     head: Head,
     gen: &mut MoveGenerator,
 ) -> [f32; RACE_ROLLS] {
-    // One roll deep, one game a roll: every roll is enumerated, none is drawn.
-    lookahead_target(
-        one,
-        net,
-        side,
-        head,
-        Lookahead::ONE_ROLL,
-        &mut Rng::new(0),
-        gen,
-    )
+    let d = one_roll_lookahead(side, head, gen, |child| {
+        one_sided_distribution(one, net, child, head, BOOTSTRAP_EXACT)
+    });
+    d.map(|x| x as f32)
 }
 
 /// Lookahead of a bootstrap target: how many rolls each sampled game of the side

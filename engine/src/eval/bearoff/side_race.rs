@@ -253,46 +253,13 @@ impl<'a> SideRace<'a> {
         if let Some(d) = hit {
             return d;
         }
-        let pos = side_position(saver);
-        let mut out = [0f64; RACE_ROLLS];
-        let mut children: Vec<Side> = Vec::with_capacity(64);
-        for (dice, weight) in Dice::ALL_21 {
-            let w = f64::from(weight) / 36.0;
-            children.clear();
-            let mut bears_off = false;
-            GEN.with(|g| {
-                let mut g = g.borrow_mut();
-                for m in g.generate(&pos, dice) {
-                    let r = m.result();
-                    bears_off |= r.mover_checkers() < 15;
-                    let p = r.pips();
-                    children.push(std::array::from_fn(|i| p[i + 1].max(0).unsigned_abs()));
-                }
-            });
-            if bears_off {
-                out[1] += w;
-                continue;
-            }
-            let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
-            for child in &children {
-                let d = exact_distribution(self.one, child, Head::FirstOff, 0)
-                    .unwrap_or_else(|| self.net_distribution(Head::FirstOff, child));
-                let mean: f64 = d.iter().enumerate().map(|(k, &x)| k as f64 * x).sum();
-                if best.as_ref().is_none_or(|(b, _)| mean < *b) {
-                    best = Some((mean, d));
-                }
-            }
-            let d = match best {
-                Some((_, d)) => d,
-                // No play at all (never in a race: nothing blocks): the roll is lost.
-                None => self.net_distribution(Head::FirstOff, saver),
-            };
-            for k in 1..RACE_ROLLS {
-                out[k] += w * d[k - 1];
-            }
-            out[RACE_ROLLS - 1] += w * d[RACE_ROLLS - 1];
-        }
-        let d = out.map(|x| x as f32);
+        let d = GEN.with(|g| {
+            one_roll_lookahead(saver, Head::FirstOff, &mut g.borrow_mut(), |child| {
+                exact_distribution(self.one, child, Head::FirstOff, 0)
+                    .unwrap_or_else(|| self.net_distribution(Head::FirstOff, child))
+            })
+        });
+        let d = d.map(|x| x as f32);
         CACHE.with(|c| {
             c.borrow_mut()[slot] = Slot {
                 net: self.net_id,
@@ -435,6 +402,56 @@ impl SideRace<'_> {
             softmax(&self.kernel.logits(head, &r.sides[i].h)).map(|x| x as f32)
         })
     }
+}
+
+/// The one-sided search's one-roll recursion for `head` from `side` (a side alone):
+/// for each of the 21 rolls, 1 roll if a play bears a checker off (its first for
+/// the first-off head, its last for the all-off one), else 1 roll more than
+/// `child`'s distribution of the play after which it is least in expectation (the
+/// first in generation order on a tie); a roll with no play (never for a side
+/// alone: nothing blocks) counts `child` of the side itself. Shared by
+/// [`SideRace`]'s lookahead and the bootstrapped training targets
+/// ([`bootstrap_target`](crate::train::side_net::bootstrap_target)), which differ
+/// only in how they value the sides after the plays.
+pub fn one_roll_lookahead(
+    side: &Side,
+    head: Head,
+    gen: &mut MoveGenerator,
+    mut child: impl FnMut(&Side) -> [f64; RACE_ROLLS],
+) -> [f64; RACE_ROLLS] {
+    let pos = side_position(side);
+    let start = pos.mover_checkers();
+    let mut out = [0f64; RACE_ROLLS];
+    for (dice, weight) in Dice::ALL_21 {
+        let w = f64::from(weight) / 36.0;
+        let moves = gen.generate(&pos, dice);
+        let off = |m: &crate::movegen::Move| match head {
+            Head::FirstOff => m.result().mover_checkers() < start,
+            Head::AllOff => m.result().mover_checkers() == 0,
+        };
+        if moves.iter().any(off) {
+            out[1] += w;
+            continue;
+        }
+        let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
+        for m in moves {
+            let p = m.result().pips();
+            let after: Side = std::array::from_fn(|i| p[i + 1].max(0).unsigned_abs());
+            let d = child(&after);
+            let mean: f64 = d.iter().enumerate().map(|(k, &x)| k as f64 * x).sum();
+            if best.as_ref().is_none_or(|(b, _)| mean < *b) {
+                best = Some((mean, d));
+            }
+        }
+        let d = match best {
+            Some((_, d)) => d,
+            None => child(side),
+        };
+        for (n, &x) in d.iter().enumerate() {
+            out[(n + 1).min(RACE_ROLLS - 1)] += w * x;
+        }
+    }
+    out
 }
 
 /// A side's key in the thread's cache: 24 points of 4 bits, bits 0-95.
