@@ -189,6 +189,7 @@ fn bad_input_is_a_one_line_error_with_code_2() {
             "--side-lookahead",
             "25",
         ],
+        &["hint", POS, "31", "--side-lookahead-plays", "4"],
         &["bench", "hint", "--class", "backgame"],
         &["bench", "hint", "--file", "/nonexistent/bench.jsonl"],
         &["bench", "race-referee", "--limit", "0"],
@@ -393,6 +394,13 @@ fn first_off_lookahead_from_the_cli() {
     let look = hint_ply0("unoAAMBubhgEAA", "65", &["--side-lookahead", "25"]);
     let best = &moves_of(&look)[0];
     assert_eq!(best["move"], "18/12 13/8", "{look}");
+    // Valuing every play of each roll, as 0.13.1 did, finds it too.
+    let every = hint_ply0(
+        "unoAAMBubhgEAA",
+        "65",
+        &["--side-lookahead", "25", "--side-lookahead-plays", "0"],
+    );
+    assert_eq!(moves_of(&every)[0]["move"], "18/12 13/8", "{every}");
     let lose_gammon = |v: &serde_json::Value| {
         let m = moves_of(v)
             .iter()

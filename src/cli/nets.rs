@@ -52,7 +52,9 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 ///   the opponent's home board ([`SideRace::with_back_checkers`]);
 ///   `--side-lookahead PIPS` (`lookahead`): one roll of lookahead over the net's
 ///   first-off distributions of savers that far from home
-///   ([`SideRace::with_first_off_lookahead`]).
+///   ([`SideRace::with_first_off_lookahead`]), with `--side-lookahead-plays K`
+///   (`plays`) the net valuing the best K plays of each roll
+///   ([`SideRace::with_lookahead_plays`]).
 /// - `--exact-gammons N`: the exact gammon search over them, each search at most N
 ///   positions ([`ExactGammons`]).
 pub fn exact_endgame(
@@ -62,6 +64,7 @@ pub fn exact_endgame(
     trust: Option<GammonTrust>,
     back: Option<bool>,
     lookahead: Option<u32>,
+    plays: Option<usize>,
 ) -> Result<Option<&'static dyn Endgame>, CliError> {
     if gammons.is_none()
         && race.is_none()
@@ -69,6 +72,7 @@ pub fn exact_endgame(
         && trust.is_none()
         && back.is_none()
         && lookahead.is_none()
+        && plays.is_none()
     {
         return Ok(None);
     }
@@ -86,6 +90,11 @@ pub fn exact_endgame(
             "--side-gammon-trust, --side-gammons, --side-back-checkers and --side-lookahead need a one-sided net (not --side-net none)",
         ));
     }
+    if plays.is_some() && lookahead.is_none() {
+        return Err(CliError::msg(
+            "--side-lookahead-plays needs --side-lookahead",
+        ));
+    }
     match (net, race) {
         (Some(net), limit) => {
             // The layer's own defaults stand for the options not given.
@@ -98,6 +107,9 @@ pub fn exact_endgame(
             }
             if lookahead.is_some() {
                 layer = layer.with_first_off_lookahead(lookahead);
+            }
+            if let Some(k) = plays {
+                layer = layer.with_lookahead_plays(k);
             }
             e = Box::leak(Box::new(layer));
         }

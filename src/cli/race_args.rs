@@ -52,11 +52,19 @@ pub struct RaceArgs {
     /// One roll of lookahead over the one-sided net's first-off distribution for
     /// savers at least PIPS from home (`p - 6` for each checker outside its home
     /// board; 0: every saver the net answers for): closer to the exact searches
-    /// (GNU Backgammon's bench races with 0: loss 0.200 x1000 against 0.243,
-    /// equity error 2.84 against 3.85), about a millisecond a saver, a hint 25-45
-    /// times as slow. Meant for 0-ply analysis, not rollouts.
+    /// (GNU Backgammon's bench races with 0: loss 0.204 x1000 against 0.243,
+    /// equity error 2.81 against 3.85; by the exact referee, `bench
+    /// race-referee`, 0.067 against 0.135 where GNU Backgammon 0-ply loses 0.117),
+    /// a 0-ply race hint about 5 ms instead of 1, a 2-ply one 25 times as slow.
+    /// Meant for analysis, not rollouts (6 times as slow).
     #[arg(long, value_name = "PIPS")]
     pub side_lookahead: Option<u32>,
+    /// With --side-lookahead: the plays of each roll the lookahead values with the
+    /// net, the best K by the net's expectation linearised at the saver; 0: every
+    /// play. The default, 8, is 5 times as fast as every play, with the same bench
+    /// race loss (0.200 x1000 with --side-lookahead 0).
+    #[arg(long, value_name = "K")]
+    pub side_lookahead_plays: Option<usize>,
 }
 
 impl RaceArgs {
@@ -74,6 +82,7 @@ impl RaceArgs {
             },
             self.side_back_checkers,
             self.side_lookahead,
+            self.side_lookahead_plays,
         )
     }
 }

@@ -8,13 +8,12 @@
 //! matters, and the softmax keeps every prediction a distribution.
 
 use crate::dice::Dice;
+use crate::eval::bearoff::one_roll::one_roll_lookahead;
 use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
 use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::{
-    one_roll_lookahead, one_sided_distribution, pips_to_come_home,
-};
+use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
 use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -108,7 +107,7 @@ pub fn bootstrap_target(
     head: Head,
     gen: &mut MoveGenerator,
 ) -> [f32; RACE_ROLLS] {
-    let d = one_roll_lookahead(side, head, gen, |child| {
+    let d = one_roll_lookahead(side, head, gen, None, |child| {
         one_sided_distribution(one, net, child, head, BOOTSTRAP_EXACT)
     });
     d.map(|x| x as f32)

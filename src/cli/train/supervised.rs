@@ -413,7 +413,15 @@ pub(super) fn labelling_evaluator(
     let mut eval = load_evaluator(net)?;
     let asked = exact_gammons.is_some() || exact_race.is_some();
     let exact = if asked {
-        crate::cli::nets::exact_endgame(exact_gammons, exact_race, Some("none"), None, None, None)?
+        crate::cli::nets::exact_endgame(
+            exact_gammons,
+            exact_race,
+            Some("none"),
+            None,
+            None,
+            None,
+            None,
+        )?
     } else {
         None
     };

@@ -31,6 +31,7 @@ pub mod escape;
 pub mod exact_race;
 pub mod gammon_save;
 pub mod index;
+pub mod one_roll;
 pub mod one_sided;
 pub mod race_distribution;
 pub mod searched;

@@ -11,7 +11,7 @@
 //! evaluation per side not home and head (cached per thread), cheap enough for
 //! rollouts.
 
-use super::one_sided::side_position;
+use super::one_roll::{one_roll_lookahead, PlayFilter};
 use super::race_distribution::{
     dominated_full_count, first_off_distribution, gammon_from, race_sides, rolls_distribution,
     win_from, Side, RACE_ROLLS,
@@ -19,7 +19,6 @@ use super::race_distribution::{
 use super::side_kernel::SideKernel;
 use super::side_net::{side_inputs, softmax, Head, SideNet};
 use super::OneSidedDb;
-use crate::dice::Dice;
 use crate::eval::neural::Endgame;
 use crate::eval::Probs;
 use crate::movegen::MoveGenerator;
@@ -46,6 +45,9 @@ pub struct SideRace<'a> {
     /// Pips from home from which a saver's first-off distribution comes from one
     /// roll of lookahead over the net rather than the net alone; `None`: never.
     lookahead: Option<u32>,
+    /// Plays of each roll the lookahead values with the net, the best by the
+    /// net's linearised expectation ([`PlayFilter`]); 0: every play.
+    lookahead_plays: usize,
 }
 
 /// The ramp over a saver's pips to come home along which the net's first-off
@@ -132,6 +134,7 @@ impl<'a> SideRace<'a> {
             trust: GammonTrust::DEFAULT,
             back: true,
             lookahead: None,
+            lookahead_plays: LOOKAHEAD_PLAYS,
         }
     }
 
@@ -159,13 +162,24 @@ impl<'a> SideRace<'a> {
     /// 2.53); from 25 pips 0.200, 2.96 and 2.15. `unoAAMBubhgEAA` 6-5 gets its
     /// best play, 18/12 13/8, which the exact search puts 0.008 ahead of the
     /// net's choice. Why not by default: a lookahead costs a move generation for
-    /// each of the 21 rolls and a net evaluation for each play, about a
-    /// millisecond, and every candidate of a saver's move has a saver of its own:
-    /// a hint takes 25-45 ms instead of 1, and a 1296-trial rollout of
-    /// `unoAAMBubhgEAA` on one thread 139 s instead of 2.4 (from 25 pips).
+    /// each of the 21 rolls and a net evaluation for each play kept
+    /// ([`LOOKAHEAD_PLAYS`]), and every candidate of a saver's move has a saver
+    /// of its own. From 25 pips, a 1296-trial rollout on one thread of
+    /// `unoAAMBubhgEAA` takes 33 s instead of 3.0 (every play valued: 139 s),
+    /// and of the README's main command 121 s instead of 21.
     pub fn with_first_off_lookahead(self, pips: Option<u32>) -> Self {
         SideRace {
             lookahead: pips,
+            ..self
+        }
+    }
+
+    /// The same layer, its lookahead valuing with the net only the `plays` best
+    /// plays of each roll by the net's linearised expectation ([`PlayFilter`]);
+    /// 0: every play. The default is [`LOOKAHEAD_PLAYS`].
+    pub fn with_lookahead_plays(self, plays: usize) -> Self {
+        SideRace {
+            lookahead_plays: plays,
             ..self
         }
     }
@@ -253,8 +267,15 @@ impl<'a> SideRace<'a> {
         if let Some(d) = hit {
             return d;
         }
+        let filter = (self.lookahead_plays > 0).then(|| {
+            let gradient = self
+                .kernel
+                .mean_gradient(Head::FirstOff, &side_inputs(saver));
+            PlayFilter::new(self.lookahead_plays, &gradient)
+        });
         let d = GEN.with(|g| {
-            one_roll_lookahead(saver, Head::FirstOff, &mut g.borrow_mut(), |child| {
+            let gen = &mut g.borrow_mut();
+            one_roll_lookahead(saver, Head::FirstOff, gen, filter.as_ref(), |child| {
                 exact_distribution(self.one, child, Head::FirstOff, 0)
                     .unwrap_or_else(|| self.net_distribution(Head::FirstOff, child))
             })
@@ -296,6 +317,21 @@ fn gammon_horizon(pips: u32) -> usize {
 /// 1e-3 (0.11.0, no first-off heads: 0.76 s); the bench races' values are the
 /// same at both.
 const NEGLIGIBLE_GAMMON: f64 = 1e-3;
+
+/// Plays of each roll a lookahead values with the net by default (see
+/// [`PlayFilter`]). On GNU Backgammon's 250 bench races (`bench hint --ply 0
+/// --class race --side-lookahead 0 --side-lookahead-plays K --threads 1`, x1000):
+///
+/// | K | loss | equity error | difference error | ms a hint |
+/// |---|---|---|---|---|
+/// | every play (0) | 0.200 | 2.84 | 1.96 | 36 |
+/// | 8 | 0.204 | 2.81 | 1.99 | 5.2 |
+/// | 4 | 0.207 | 2.87 | 2.06 | 3.8 |
+/// | 2 | 0.209 | 3.02 | 2.15 | 2.5 |
+///
+/// By the exact referee (`bench race-referee`), 8 plays lose 0.067 where every
+/// play loses 0.063 (GNU Backgammon 0-ply 0.117).
+pub const LOOKAHEAD_PLAYS: usize = 8;
 
 /// Slots of the thread's cache of the net's distributions (either head): 8192 x
 /// 272 bytes. Why a cache: the other side is the same for every candidate of a roll and
@@ -404,56 +440,6 @@ impl SideRace<'_> {
     }
 }
 
-/// The one-sided search's one-roll recursion for `head` from `side` (a side alone):
-/// for each of the 21 rolls, 1 roll if a play bears a checker off (its first for
-/// the first-off head, its last for the all-off one), else 1 roll more than
-/// `child`'s distribution of the play after which it is least in expectation (the
-/// first in generation order on a tie); a roll with no play (never for a side
-/// alone: nothing blocks) counts `child` of the side itself. Shared by
-/// [`SideRace`]'s lookahead and the bootstrapped training targets
-/// ([`bootstrap_target`](crate::train::side_net::bootstrap_target)), which differ
-/// only in how they value the sides after the plays.
-pub fn one_roll_lookahead(
-    side: &Side,
-    head: Head,
-    gen: &mut MoveGenerator,
-    mut child: impl FnMut(&Side) -> [f64; RACE_ROLLS],
-) -> [f64; RACE_ROLLS] {
-    let pos = side_position(side);
-    let start = pos.mover_checkers();
-    let mut out = [0f64; RACE_ROLLS];
-    for (dice, weight) in Dice::ALL_21 {
-        let w = f64::from(weight) / 36.0;
-        let moves = gen.generate(&pos, dice);
-        let off = |m: &crate::movegen::Move| match head {
-            Head::FirstOff => m.result().mover_checkers() < start,
-            Head::AllOff => m.result().mover_checkers() == 0,
-        };
-        if moves.iter().any(off) {
-            out[1] += w;
-            continue;
-        }
-        let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
-        for m in moves {
-            let p = m.result().pips();
-            let after: Side = std::array::from_fn(|i| p[i + 1].max(0).unsigned_abs());
-            let d = child(&after);
-            let mean: f64 = d.iter().enumerate().map(|(k, &x)| k as f64 * x).sum();
-            if best.as_ref().is_none_or(|(b, _)| mean < *b) {
-                best = Some((mean, d));
-            }
-        }
-        let d = match best {
-            Some((_, d)) => d,
-            None => child(side),
-        };
-        for (n, &x) in d.iter().enumerate() {
-            out[(n + 1).min(RACE_ROLLS - 1)] += w * x;
-        }
-    }
-    out
-}
-
 /// A side's key in the thread's cache: 24 points of 4 bits, bits 0-95.
 fn cache_key(side: &Side) -> u128 {
     side.iter()
@@ -534,9 +520,10 @@ impl Endgame for SideRace<'_> {
             true => [tag, b"+back".to_vec()].concat(),
             false => tag,
         };
-        let tag = match self.lookahead {
-            Some(p) => [tag, format!("+lookahead-{p}").into_bytes()].concat(),
-            None => tag,
+        let tag = match (self.lookahead, self.lookahead_plays) {
+            (Some(p), 0) => [tag, format!("+lookahead-{p}").into_bytes()].concat(),
+            (Some(p), k) => [tag, format!("+lookahead-{p}-plays-{k}").into_bytes()].concat(),
+            (None, _) => tag,
         };
         super::layer_checksum(self.inner, &tag, self.net_id ^ self.limit)
     }
@@ -646,14 +633,20 @@ mod tests {
         let net = crate::eval::default_nets::side_net().unwrap();
         let layer = SideRace::new(db, db.one_sided(), net, 0).with_first_off_lookahead(Some(25));
         let plain = SideRace::new(db, db.one_sided(), net, 0);
+        let every = SideRace::new(db, db.one_sided(), net, 0)
+            .with_first_off_lookahead(Some(25))
+            .with_lookahead_plays(0);
         assert_ne!(layer.checksum(), plain.checksum());
-        let mut eval = crate::testutil::default_nets();
-        eval.endgame = Some(&layer);
+        assert_ne!(layer.checksum(), every.checksum());
         let parent = position_id::decode("unoAAMBubhgEAA").unwrap();
         let moves = crate::movegen::legal_moves(&parent, crate::dice::Dice::new(6, 5).unwrap());
-        let best = crate::eval::Evaluator::choose_index(&eval, &parent, &moves).unwrap();
-        let id = |i: usize| position_id::encode(&moves[i].next_position());
-        assert_eq!(id(best), "2M0bBQC6egAAAA", "18/12 13/8");
+        for l in [&layer, &every] {
+            let mut eval = crate::testutil::default_nets();
+            eval.endgame = Some(l);
+            let best = crate::eval::Evaluator::choose_index(&eval, &parent, &moves).unwrap();
+            let id = position_id::encode(&moves[best].next_position());
+            assert_eq!(id, "2M0bBQC6egAAAA", "18/12 13/8");
+        }
         // Seen by the finisher, on roll after the play: its gammon is the saver's loss.
         let gammon = |e: &dyn Endgame, id: &str| {
             let pos = position_id::decode(id).unwrap();
