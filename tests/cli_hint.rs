@@ -189,7 +189,15 @@ fn bad_input_is_a_one_line_error_with_code_2() {
             "--side-lookahead",
             "25",
         ],
-        &["hint", POS, "31", "--side-lookahead-plays", "4"],
+        &[
+            "hint",
+            POS,
+            "31",
+            "--side-lookahead",
+            "off",
+            "--side-lookahead-plays",
+            "4",
+        ],
         &["bench", "hint", "--class", "backgame"],
         &["bench", "hint", "--file", "/nonexistent/bench.jsonl"],
         &["bench", "race-referee", "--limit", "0"],
@@ -386,12 +394,14 @@ fn exact_race_from_the_cli() {
 /// `--side-lookahead`: in GNU Backgammon's bench race `unoAAMBubhgEAA` 6-5 (a
 /// saver 121 pips from finishing, its finisher home) the exact search and GNU
 /// Backgammon 2-ply put 18/12 13/8 first, 0.008-0.010 ahead of 18/12 9/4; one roll
-/// of lookahead over the one-sided net's first-off distributions finds it, and
-/// gives it a gammon loss nearer the search's 0.302 than the net alone does.
+/// of lookahead over the one-sided net's first-off distributions (the analysing
+/// commands' default since 0.14.0) finds it, and gives it a gammon loss nearer
+/// the search's 0.302 than the net alone (`--side-lookahead off`) does.
 #[test]
 fn first_off_lookahead_from_the_cli() {
-    let plain = hint_ply0("unoAAMBubhgEAA", "65", &[]);
-    let look = hint_ply0("unoAAMBubhgEAA", "65", &["--side-lookahead", "25"]);
+    let plain = hint_ply0("unoAAMBubhgEAA", "65", &["--side-lookahead", "off"]);
+    assert_eq!(moves_of(&plain)[0]["move"], "18/12 9/4", "{plain}");
+    let look = hint_ply0("unoAAMBubhgEAA", "65", &[]);
     let best = &moves_of(&look)[0];
     assert_eq!(best["move"], "18/12 13/8", "{look}");
     // Valuing every play of each roll, as 0.13.1 did, finds it too.

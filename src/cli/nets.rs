@@ -92,7 +92,7 @@ pub fn exact_endgame(
     }
     if plays.is_some() && lookahead.is_none() {
         return Err(CliError::msg(
-            "--side-lookahead-plays needs --side-lookahead",
+            "--side-lookahead-plays needs the lookahead (not --side-lookahead off or --side-net none)",
         ));
     }
     match (net, race) {

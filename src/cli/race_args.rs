@@ -51,23 +51,62 @@ pub struct RaceArgs {
     pub side_back_checkers: Option<bool>,
     /// One roll of lookahead over the one-sided net's first-off distribution for
     /// savers at least PIPS from home (`p - 6` for each checker outside its home
-    /// board; 0: every saver the net answers for): closer to the exact searches
-    /// (GNU Backgammon's bench races with 0: loss 0.204 x1000 against 0.243,
-    /// equity error 2.81 against 3.85; by the exact referee, `bench
-    /// race-referee`, 0.067 against 0.135 where GNU Backgammon 0-ply loses 0.117),
-    /// a 0-ply race hint about 5 ms instead of 1, a 2-ply one 25 times as slow.
-    /// Meant for analysis, not rollouts (6 times as slow).
-    #[arg(long, value_name = "PIPS")]
-    pub side_lookahead: Option<u32>,
-    /// With --side-lookahead: the plays of each roll the lookahead values with the
-    /// net, the best K by the net's expectation linearised at the saver; 0: every
-    /// play. The default, 8, is 5 times as fast as every play, with the same bench
-    /// race loss (0.200 x1000 with --side-lookahead 0).
+    /// board; 0: every saver the net answers for), or `off`. The default for
+    /// analysis since 0.14.0 (25; rollouts, duels and workers never use it):
+    /// nearer the exact searches. GNU Backgammon's bench races: 0-ply loss 0.204
+    /// x1000 against 0.243 off, equity error 2.91 against 3.85; by the exact
+    /// referee (`bench race-referee`) 0.067 against 0.135, where GNU Backgammon
+    /// 0-ply loses 0.117. Cost: a 0-ply race hint about 4 ms instead of 1, a 2-ply
+    /// one 18 times as slow (250 ms).
+    #[arg(long, value_name = "PIPS|off")]
+    pub side_lookahead: Option<Lookahead>,
+    /// The plays of each roll the lookahead values with the net: the best K by the
+    /// net's expectation linearised at the saver; 0: every play. The default, 8,
+    /// is 5-7 times as fast as every play, with the same choices but one in the
+    /// bench's 250 races.
     #[arg(long, value_name = "K")]
     pub side_lookahead_plays: Option<usize>,
 }
 
+/// `--side-lookahead`: from how many pips, or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookahead {
+    Off,
+    From(u32),
+}
+
+impl std::str::FromStr for Lookahead {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(Lookahead::Off),
+            _ => s
+                .parse()
+                .map(Lookahead::From)
+                .map_err(|_| format!("`{s}`: expected pips from home (0 or more) or `off`")),
+        }
+    }
+}
+
+/// Where the analysing commands' lookahead starts when not told
+/// (`--side-lookahead`): savers 25 pips or more from home. From 0 the bench
+/// races' equity error is 2.81 rather than 2.91 for 25% more time; the choices
+/// and the referee's 0.067 are the same.
+pub const ANALYSIS_LOOKAHEAD_PIPS: u32 = 25;
+
 impl RaceArgs {
+    /// From how many pips the lookahead runs: as told, else
+    /// [`ANALYSIS_LOOKAHEAD_PIPS`] wherever a one-sided net answers races.
+    fn lookahead_pips(&self) -> Option<u32> {
+        match self.side_lookahead {
+            Some(Lookahead::Off) => None,
+            Some(Lookahead::From(p)) => Some(p),
+            None if self.side_net.as_deref() == Some("none") => None,
+            None => Some(ANALYSIS_LOOKAHEAD_PIPS),
+        }
+    }
+
     /// The endgame layer these options ask for, or `None` when they ask for
     /// nothing beyond the default.
     pub fn endgame(&self) -> Result<Option<&'static dyn Endgame>, CliError> {
@@ -81,8 +120,45 @@ impl RaceArgs {
                 self.side_gammon_trust
             },
             self.side_back_checkers,
-            self.side_lookahead,
+            self.lookahead_pips(),
             self.side_lookahead_plays,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--side-lookahead` reads pips or `off`; when not given, the lookahead runs
+    /// from [`ANALYSIS_LOOKAHEAD_PIPS`] unless races have no one-sided net.
+    #[test]
+    fn lookahead_defaults_and_parses() {
+        assert_eq!("off".parse::<Lookahead>(), Ok(Lookahead::Off));
+        assert_eq!("0".parse::<Lookahead>(), Ok(Lookahead::From(0)));
+        assert_eq!("25".parse::<Lookahead>(), Ok(Lookahead::From(25)));
+        for bad in ["far", "-1", "", "2.5"] {
+            assert!(bad.parse::<Lookahead>().is_err(), "{bad}");
+        }
+        let with = |lookahead: Option<Lookahead>, net: Option<&str>| RaceArgs {
+            side_lookahead: lookahead,
+            side_net: net.map(str::to_string),
+            ..RaceArgs::default()
+        };
+        assert_eq!(
+            with(None, None).lookahead_pips(),
+            Some(ANALYSIS_LOOKAHEAD_PIPS)
+        );
+        assert_eq!(with(None, Some("none")).lookahead_pips(), None);
+        assert_eq!(with(Some(Lookahead::Off), None).lookahead_pips(), None);
+        assert_eq!(
+            with(Some(Lookahead::From(0)), None).lookahead_pips(),
+            Some(0)
+        );
+        // Told explicitly with no one-sided net: passed on, for the layer to refuse.
+        assert_eq!(
+            with(Some(Lookahead::From(3)), Some("none")).lookahead_pips(),
+            Some(3)
+        );
     }
 }

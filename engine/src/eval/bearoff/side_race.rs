@@ -161,7 +161,9 @@ impl<'a> SideRace<'a> {
     /// of their differences from 2.41 to 1.96 (GNU Backgammon 0-ply: 0.133, 2.34,
     /// 2.53); from 25 pips 0.200, 2.96 and 2.15. `unoAAMBubhgEAA` 6-5 gets its
     /// best play, 18/12 13/8, which the exact search puts 0.008 ahead of the
-    /// net's choice. Why not by default: a lookahead costs a move generation for
+    /// net's choice. The CLI's analysing commands use it from 25 pips by default
+    /// (0.14.0); the engine's default layer, which rollouts, duels and workers
+    /// play with, does not: a lookahead costs a move generation for
     /// each of the 21 rolls and a net evaluation for each play kept
     /// ([`LOOKAHEAD_PLAYS`]), and every candidate of a saver's move has a saver
     /// of its own. From 25 pips, a 1296-trial rollout on one thread of
