@@ -156,10 +156,12 @@ impl<'a> SideRace<'a> {
     /// Why: the net's first-off head is least consistent with itself far from
     /// home, and one roll nearer home it is better. On GNU Backgammon's 250 bench
     /// races (`bench hint --ply 0`, x1000), with the lookahead for every saver
-    /// (`--side-lookahead 0`) the 0-ply loss goes from 0.243 to 0.200, the equity
-    /// error of GNU Backgammon 2-ply's best five plays from 3.85 to 2.84 and that
-    /// of their differences from 2.41 to 1.96 (GNU Backgammon 0-ply: 0.133, 2.34,
-    /// 2.53); from 25 pips 0.200, 2.96 and 2.15. `unoAAMBubhgEAA` 6-5 gets its
+    /// (`--side-lookahead 0`, [`LOOKAHEAD_PLAYS`] plays a roll) the 0-ply loss
+    /// goes from 0.243 to 0.204, the equity error of GNU Backgammon 2-ply's best
+    /// five plays from 3.85 to 2.81 and that of their differences from 2.41 to
+    /// 1.99 (GNU Backgammon 0-ply: 0.133, 2.34, 2.53); from 25 pips 0.204, 2.91
+    /// and 2.14. By the exact searches (`bench race-referee`) the loss goes from
+    /// 0.135 to 0.067 (GNU Backgammon 0-ply 0.117). `unoAAMBubhgEAA` 6-5 gets its
     /// best play, 18/12 13/8, which the exact search puts 0.008 ahead of the
     /// net's choice. The CLI's analysing commands use it from 25 pips by default
     /// (0.14.0); the engine's default layer, which rollouts, duels and workers
