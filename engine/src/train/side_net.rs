@@ -11,7 +11,7 @@ use crate::dice::Dice;
 use crate::eval::bearoff::one_roll::one_roll_lookahead;
 use crate::eval::bearoff::one_sided::side_position;
 use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
-use crate::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
+use crate::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
 use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
 use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
 use crate::eval::bearoff::OneSidedDb;
@@ -150,7 +150,7 @@ fn best_play(
         } else {
             one_sided_distribution(one, net, &child, head, BOOTSTRAP_EXACT)
         };
-        let e = mean(&c);
+        let e = expected_rolls(&c);
         if best.as_ref().is_none_or(|(b, _, _)| e < *b) {
             best = Some((e, child, c));
         }
@@ -452,14 +452,6 @@ fn accumulate(net: &SideNet, s: &SideSample, g: &mut SideNet, frozen_hidden: boo
     }
 }
 
-/// Expected value of a distribution.
-fn mean<T: Copy + Into<f64>>(d: &[T]) -> f64 {
-    d.iter()
-        .enumerate()
-        .map(|(n, &p)| n as f64 * p.into())
-        .sum()
-}
-
 /// Held-out figures of `net` on `samples`.
 pub fn evaluate(net: &SideNet, samples: &[SideSample]) -> SideFitReport {
     let mut r = SideFitReport::default();
@@ -476,7 +468,7 @@ pub fn evaluate(net: &SideNet, samples: &[SideSample]) -> SideFitReport {
             }
         }
         r.kl += kl;
-        let e = (mean(&p) - mean(&s.target)).abs();
+        let e = (expected_rolls(&p) - expected_rolls(&s.target)).abs();
         r.mean_error += e;
         r.max_error = r.max_error.max(e);
         if pips(&s.side) >= FAR_PIPS {
@@ -697,10 +689,18 @@ mod tests {
         let t = lookahead_target(one, &net, &side, Head::AllOff, look, &mut rng, &mut gen);
         let total: f64 = t.iter().map(|&x| f64::from(x)).sum();
         assert!((total - 1.0).abs() < 1e-5, "{total}");
-        let got = mean(&t.map(f64::from));
-        assert!((got - mean(&exact)).abs() < 0.15, "{got} {}", mean(&exact));
+        let got = expected_rolls(&t.map(f64::from));
+        assert!(
+            (got - expected_rolls(&exact)).abs() < 0.15,
+            "{got} {}",
+            expected_rolls(&exact)
+        );
         let one_roll = bootstrap_target(one, &net, &side, Head::AllOff, &mut gen);
-        let d1 = mean(&one_roll.map(f64::from));
-        assert!((d1 - mean(&exact)).abs() < 0.01, "{d1} {}", mean(&exact));
+        let d1 = expected_rolls(&one_roll.map(f64::from));
+        assert!(
+            (d1 - expected_rolls(&exact)).abs() < 0.01,
+            "{d1} {}",
+            expected_rolls(&exact)
+        );
     }
 }

@@ -9,7 +9,7 @@
 //! in how they value the sides after the plays and in whether they filter.
 
 use super::one_sided::side_position;
-use super::race_distribution::{Side, RACE_ROLLS};
+use super::race_distribution::{expected_rolls, Side, RACE_ROLLS};
 use super::side_net::{Head, SIDE_INPUTS};
 use crate::dice::Dice;
 use crate::movegen::MoveGenerator;
@@ -140,7 +140,7 @@ pub fn one_roll_lookahead(
         let mut best: Option<(f64, [f64; RACE_ROLLS])> = None;
         for (after, _) in afters.iter().zip(&keep).filter(|(_, &k)| k) {
             let d = child(after);
-            let mean: f64 = d.iter().enumerate().map(|(k, &x)| k as f64 * x).sum();
+            let mean = expected_rolls(&d);
             if best.as_ref().is_none_or(|(b, _)| mean < *b) {
                 best = Some((mean, d));
             }

@@ -53,6 +53,15 @@ use std::cell::RefCell;
 /// entry (it is below 1e-30 for any side of a real race).
 pub const RACE_ROLLS: usize = 64;
 
+/// The expected number of rolls of a distribution (entry `n` = P(exactly `n`
+/// rolls)), summed in entry order.
+pub fn expected_rolls<T: Copy + Into<f64>>(d: &[T]) -> f64 {
+    d.iter()
+        .enumerate()
+        .map(|(n, &p)| n as f64 * p.into())
+        .sum()
+}
+
 /// Most positions a thread's memo keeps; beyond it the memo is emptied before the
 /// next query. About 100 bytes each (a 16-byte slot of a table at most 3/4 full,
 /// an 8-byte span, 10 to 20 values of 4 bytes): 400 MB. A query allowed more than
@@ -97,8 +106,7 @@ impl Memo {
     fn push(&mut self, key: u64, d: &[f64; RACE_ROLLS]) -> (u32, f32) {
         let lo = d.iter().position(|&x| x != 0.0).unwrap_or(0);
         let hi = d.iter().rposition(|&x| x != 0.0).map_or(lo, |h| h + 1);
-        let expected: f64 = d.iter().enumerate().map(|(n, &p)| n as f64 * p).sum();
-        let expected = expected as f32;
+        let expected = expected_rolls(d) as f32;
         let span = Span {
             start: self.values.len() as u32,
             lo: lo as u8,

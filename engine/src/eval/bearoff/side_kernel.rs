@@ -14,7 +14,7 @@
 //! register, or two SSE2 ones, the same additions either way; Rust never fuses
 //! them into FMAs).
 
-use super::race_distribution::RACE_ROLLS;
+use super::race_distribution::{expected_rolls, RACE_ROLLS};
 use super::side_net::{dot, Head, SideNet, SIDE_INPUTS};
 
 /// A [`SideNet`] with its hidden weights transposed. See the module docs.
@@ -86,13 +86,13 @@ impl<'a> SideKernel<'a> {
     /// respect to the inputs, at inputs `x`: a linear estimate of how much a
     /// change of the side moves the expectation, for ranking the plays of a
     /// roll before the net values the most promising of them
-    /// ([`super::side_race::Prefilter`]). One backward pass: `d mean / d logit_n
+    /// ([`super::one_roll::PlayFilter`]). One backward pass: `d mean / d logit_n
     /// = p_n (n - mean)`, through the output weights, the sigmoid and the hidden
     /// weights (about the cost of two evaluations).
     pub fn mean_gradient(&self, head: Head, x: &[f32; SIDE_INPUTS]) -> [f32; SIDE_INPUTS] {
         let h = self.hidden_layer(head, x);
         let p = super::side_net::softmax(&self.logits(head, &h));
-        let mean: f64 = p.iter().enumerate().map(|(n, &q)| n as f64 * q).sum();
+        let mean = expected_rolls(&p);
         let hidden = self.net.hidden;
         let mut g_h = vec![0f32; hidden];
         let w2 = &self.net.w2[head as usize];
@@ -225,10 +225,8 @@ mod tests {
         let net = crate::eval::default_nets::side_net().unwrap();
         let kernel = SideKernel::new(net);
         let mean = |head: Head, x: &[f32; SIDE_INPUTS]| -> f64 {
-            let p = super::super::side_net::softmax(
-                &kernel.logits(head, &kernel.hidden_layer(head, x)),
-            );
-            p.iter().enumerate().map(|(n, &q)| n as f64 * q).sum()
+            let h = kernel.hidden_layer(head, x);
+            expected_rolls(&super::super::side_net::softmax(&kernel.logits(head, &h)))
         };
         let mut far = [0u8; 24];
         for (p, n) in [(6, 5), (8, 2), (12, 3), (13, 3), (14, 1), (24, 1)] {
