@@ -1,0 +1,159 @@
+//! Golden hashes: the results a user sees must not move silently.
+//!
+//! Each case runs one user command with fixed inputs and seeds and hashes its JSON
+//! output with SHA-256, after dropping the fields that measure the machine rather
+//! than the result (`seconds`, `threads`, `games_per_second`) and writing the rest
+//! with sorted keys. A change that alters any result, the engine fingerprint
+//! included, fails here: if the change is meant, say why in CHANGELOG.md and update
+//! the hash. `scripts/golden-hashes.sh` prints the current hashes.
+
+mod common;
+
+use sha2::{Digest, Sha256};
+
+/// The fields that depend on the machine and the thread count, not on the result.
+const VOLATILE: [&str; 3] = ["seconds", "threads", "games_per_second"];
+
+fn strip(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for key in VOLATILE {
+                map.remove(key);
+            }
+            map.values_mut().for_each(strip);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+/// SHA-256 of the command's JSON output without the volatile fields, keys sorted.
+fn golden_hash(args: &[&str]) -> String {
+    let mut v = common::json(args);
+    strip(&mut v);
+    // serde_json's Value keeps object keys sorted, so this text is canonical.
+    let text = serde_json::to_string(&v).expect("JSON");
+    let digest = Sha256::digest(text.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn check(name: &str, args: &[&str], expected: &str) {
+    let got = golden_hash(args);
+    println!("golden {name} {got}");
+    assert_eq!(
+        got,
+        expected,
+        "{name}: `bgfarm {}` changed its result",
+        args.join(" ")
+    );
+}
+
+#[test]
+fn main_command() {
+    check(
+        "main-command",
+        &[
+            "rollout",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "31",
+            "--moves",
+            "top:3",
+            "--trials",
+            "1296",
+            "--json",
+        ],
+        "a1fef691646d8a775df474bb0bd70aa97915df1ae4d7defa0d20d40f27872f97",
+    );
+}
+
+#[test]
+fn hint_two_ply() {
+    let mut changed = Vec::new();
+    for (name, pos, dice, expected) in [
+        (
+            "hint-opening",
+            "4HPwATDgc/ABMA",
+            "31",
+            "53faf3c14f206f7fe3b839d16f6ec620814b8ba61a1e40f0d607a65db8dfe83c",
+        ),
+        (
+            "hint-contact",
+            "sM/BATBmzsIBMA",
+            "13",
+            "2dada3943cc3107c17b023922929e3a57805d9a3bf7b6932dd76d360f556c7dc",
+        ),
+        (
+            "hint-crashed",
+            "mwEAQNt2KgAIAA",
+            "13",
+            "fa19bd64d55413f946a0fcb994685c0079a52427188b6bcace6f1a8f6ebf781c",
+        ),
+        (
+            "hint-race",
+            "unoAAMBubhgEAA",
+            "65",
+            "afc34df3c6cd0d0f70433ea6324cc6b49f45ce2e118b4204114b477aea8a1e1a",
+        ),
+    ] {
+        let got = golden_hash(&["hint", pos, dice, "--ply", "2", "--json"]);
+        println!("golden {name} {got}");
+        if got != expected {
+            changed.push(format!(
+                "{name}: `bgfarm hint {pos} {dice} --ply 2` changed"
+            ));
+        }
+    }
+    assert!(changed.is_empty(), "{changed:#?}");
+}
+
+#[test]
+fn cubeful_rollout() {
+    check(
+        "rollout-cubeful",
+        &[
+            "rollout",
+            "4HPwATDgc/ABMA",
+            "--cubeful",
+            "--trials",
+            "648",
+            "--seed",
+            "7",
+            "--json",
+        ],
+        "1d2807cef0542f9ae0e72e47424b0f200652f42f514a58b05e53414b6ed75b7b",
+    );
+}
+
+#[test]
+fn match_sim() {
+    check(
+        "match-sim",
+        &[
+            "match-sim",
+            "--length",
+            "7",
+            "--a",
+            "janowski-match:x=0.7",
+            "--b",
+            "janowski-money:x=0.7",
+            "--matches",
+            "2000",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        "e603d0f1e56fe824c8aa7dddb527ecd40769fd6a057f18ad50c3c384ac925c96",
+    );
+}
+
+#[test]
+fn duel() {
+    check(
+        "duel",
+        &[
+            "duel", "--a", "default", "--b", "pubeval", "--games", "2000", "--seed", "5", "--json",
+        ],
+        "6bf530d564fbfc1fec2e21fbf84aaba4fe9532ea95ddcc620ed28eaa43884066",
+    );
+}
