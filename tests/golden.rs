@@ -37,7 +37,23 @@ fn golden_hash(args: &[&str]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Whether this machine computes what the hashes were recorded with: the engine's
+/// AVX2 kernels. Other SIMD levels sum in another order (the engine fingerprint
+/// names the level), so their results may differ in the last bits.
+fn recorded_here() -> bool {
+    let v = common::json(&["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--json"]);
+    let fp = v["fingerprint"].as_str().unwrap_or_default();
+    if fp.ends_with("/avx2") {
+        return true;
+    }
+    eprintln!("golden hashes were recorded with AVX2 kernels; this engine is {fp}: skipped");
+    false
+}
+
 fn check(name: &str, args: &[&str], expected: &str) {
+    if !recorded_here() {
+        return;
+    }
     let got = golden_hash(args);
     println!("golden {name} {got}");
     assert_eq!(
@@ -69,6 +85,9 @@ fn main_command() {
 
 #[test]
 fn hint_two_ply() {
+    if !recorded_here() {
+        return;
+    }
     let mut changed = Vec::new();
     for (name, pos, dice, expected) in [
         (
