@@ -316,7 +316,7 @@ mod tests {
     use crate::eval::net::encode::{encode, SparseInputs};
     use crate::movegen::MoveGenerator;
     use crate::testutil::{default_nets, random_positions};
-    use crate::train::races::{race_positions, RaceKind};
+    use crate::races::{race_positions, RaceKind};
 
     fn raw(p: &Position) -> Vec<f32> {
         let mut s = SparseInputs::default();

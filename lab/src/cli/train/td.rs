@@ -6,7 +6,7 @@ use super::{save, write_atomic};
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::train::td::{train, TdConfig};
+use bgfarm_lab::train::td::{train, TdConfig};
 use std::path::PathBuf;
 use std::time::Instant;
 

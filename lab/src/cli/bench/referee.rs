@@ -1,4 +1,4 @@
-//! `bgfarm bench race-referee`: the bench's race decisions scored again by the
+//! `bgfarm-lab bench race-referee`: the bench's race decisions scored again by the
 //! tables and searches, where the choices disagree and the searches decide.
 //!
 //! Why: `bench hint` scores a choice by GNU Backgammon 2-ply's equities, which in
@@ -23,10 +23,12 @@
 //! 411 s on one core of the shared 2-core machine (0.12.1); each thread's memo may
 //! hold up to twice the limit.
 
-use super::bench::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, Mean, DEFAULT_FILE};
+use super::oracle::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, DEFAULT_FILE};
 use super::referee_values::{PlayValues, SearchSettings, ValueStore};
-use super::search_args::{CacheArgs, EvalArgs};
-use super::CliError;
+use crate::cli::mean::Mean;
+use crate::cli::search_args::{CacheArgs, EvalArgs};
+use crate::cli::CliError;
+use bgfarm_cli_common::progress::bar;
 use bgfarm_engine::eval::bearoff::gammon_save::Memo;
 use bgfarm_engine::eval::bearoff::race_distribution::{
     dominated_count, dominated_full_count, race_sides,
@@ -157,7 +159,7 @@ pub fn race_referee(args: RefereeArgs) -> Result<(), CliError> {
         None => ValueStore::none(settings),
     };
     // Minutes to an hour on 2 cores: show the decisions done (not with --json).
-    let bar = super::remote::bar(args.json, cases.len() as u64, "decisions")?;
+    let bar = bar(args.json, cases.len() as u64, "decisions")?;
     // The costliest decisions first, handed out one at a time as threads come free:
     // a few take minutes each, and one of them started last would leave the other
     // threads idle while it runs.

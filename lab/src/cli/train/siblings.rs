@@ -5,7 +5,7 @@
 //! contact net (`--class race`: the race net) answers, each labelled at `--ply`
 //! like `train label` does, as one group: `ID p1 .. p5` lines and a blank line
 //! after the group. Groups of fewer than two are skipped. Why groups: see
-//! `bgfarm_engine::train::siblings`. Race groups can take their labels from the
+//! `bgfarm_lab::train::siblings`. Race groups can take their labels from the
 //! exact race searches (`--exact-race`), whose differences between plays are what
 //! the race net gets wrong most (see the README's race notes).
 
@@ -15,9 +15,9 @@ use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::movegen::MoveGenerator;
 use bgfarm_engine::rng::Rng;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
-use bgfarm_engine::train::dataset::{format_sample, Sample};
-use bgfarm_engine::train::siblings::sibling_positions;
-use bgfarm_engine::train::supervised as sup;
+use bgfarm_lab::train::dataset::{format_sample, Sample};
+use bgfarm_lab::train::siblings::sibling_positions;
+use bgfarm_lab::train::supervised as sup;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;

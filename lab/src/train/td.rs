@@ -19,12 +19,12 @@
 //! Everything is a deterministic function of the seed and the game count: game `g`
 //! rolls from `Rng::for_stream(seed, g)`.
 
-use crate::eval::net::OUTPUTS;
-use crate::eval::neural::{Class, NeuralEvaluator};
-use crate::eval::{terminal_probs, Probs};
-use crate::movegen::MoveGenerator;
-use crate::position::Position;
-use crate::rng::Rng;
+use bgfarm_engine::eval::net::OUTPUTS;
+use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
+use bgfarm_engine::eval::{terminal_probs, Probs};
+use bgfarm_engine::movegen::MoveGenerator;
+use bgfarm_engine::position::Position;
+use bgfarm_engine::rng::Rng;
 
 /// Training settings.
 #[derive(Clone, Debug)]
@@ -177,7 +177,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::Net;
+    use bgfarm_engine::eval::net::Net;
 
     #[test]
     fn training_is_deterministic_and_learns_something() {

@@ -22,17 +22,17 @@
 
 use super::dataset::Sample;
 use super::siblings::{difference_targets, residuals};
-use crate::eval::net::adam::{Adam, Gradient};
-use crate::eval::net::{Net, Scratch, OUTPUTS};
-use crate::eval::neural::{Class, NeuralEvaluator};
-use crate::eval::{best_move_index, terminal_probs, Probs};
-use crate::movegen::MoveGenerator;
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::rollout::{
+use bgfarm_engine::eval::net::adam::{Adam, Gradient};
+use bgfarm_engine::eval::net::{Net, Scratch, OUTPUTS};
+use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
+use bgfarm_engine::eval::{best_move_index, terminal_probs, Probs};
+use bgfarm_engine::movegen::MoveGenerator;
+use bgfarm_engine::position::Position;
+use bgfarm_engine::rng::Rng;
+use bgfarm_engine::rollout::{
     run_batch, Candidate, CubeStart, FirstPlyCache, RolloutJob, TrialScratch, TrialSettings,
 };
-use crate::search::Searcher;
+use bgfarm_engine::search::Searcher;
 
 /// How self-play games wander from the greedy line.
 #[derive(Clone, Copy, Debug)]
@@ -403,7 +403,7 @@ fn split_holdout(n: usize, seed: u64, holdout: u32) -> (Vec<u32>, Vec<u32>) {
     let mut train: Vec<u32> = Vec::with_capacity(n);
     let mut held: Vec<u32> = Vec::new();
     for i in 0..n {
-        let h = crate::rng::splitmix64(&mut (seed ^ (i as u64).wrapping_mul(0x9E37)));
+        let h = bgfarm_engine::rng::splitmix64(&mut (seed ^ (i as u64).wrapping_mul(0x9E37)));
         if holdout > 0 && h.is_multiple_of(u64::from(holdout)) {
             held.push(i as u32);
         } else {
@@ -487,9 +487,9 @@ fn minibatch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Pruning;
+    use bgfarm_engine::search::Pruning;
 
-    use crate::testutil::default_nets as default_eval;
+    use crate::train::testutil::default_nets as default_eval;
 
     #[test]
     fn rollout_labels_are_exact_where_the_game_is_decided_and_deterministic() {
@@ -520,7 +520,7 @@ mod tests {
         assert_eq!(rollout_label(&eval, &mut s, &endgame, 36, 1), exact);
         // A race the tables do not cover: the same trials give the same bits, and
         // the label is a distribution.
-        let race = crate::ids::position_id::decode("/wEAAJjtCEB4AA").unwrap();
+        let race = bgfarm_engine::ids::position_id::decode("/wEAAJjtCEB4AA").unwrap();
         assert_eq!(eval.class(&race), Class::Race);
         let a = rollout_label(&eval, &mut s, &race, 72, 3);
         assert_eq!(
@@ -664,7 +664,7 @@ mod tests {
                     &mut gen,
                     p,
                     dice,
-                    crate::eval::neural::Class::Contact,
+                    bgfarm_engine::eval::neural::Class::Contact,
                 )
                 .iter()
                 .map(|q| label(q, &mut sc))

@@ -13,7 +13,7 @@
 //! ignored; a line that does not parse (a run killed mid-write) is skipped with a
 //! warning and searched again.
 
-use super::CliError;
+use crate::cli::CliError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};

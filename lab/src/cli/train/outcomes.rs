@@ -27,7 +27,7 @@ use crate::cli::CliError;
 use bgfarm_engine::rollout::{
     outcome_targets, run_trial_visiting, CubeStart, TrialScratch, TrialSettings,
 };
-use bgfarm_engine::train::dataset::{format_sample, Sample};
+use bgfarm_lab::train::dataset::{format_sample, Sample};
 use bgfarm_engine::Position;
 use rayon::prelude::*;
 use std::io::Write;

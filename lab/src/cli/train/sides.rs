@@ -17,7 +17,7 @@ use bgfarm_engine::eval::bearoff::race_distribution::{
 use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
 use bgfarm_engine::eval::bearoff::side_race::pips_to_come_home;
 use bgfarm_engine::rng::Rng;
-use bgfarm_engine::train::side_net::{
+use bgfarm_lab::train::side_net::{
     bootstrap_walk, decode_samples, encode_samples, fit, Lookahead, SideFitOptions, SideSample,
     FAR_PIPS,
 };
@@ -31,7 +31,7 @@ pub struct SidesArgs {
     /// outside its home board) are the searches' roots; other positions are skipped.
     #[arg(long)]
     pub positions: PathBuf,
-    /// Output: the samples (binary, see `bgfarm_engine::train::side_net`).
+    /// Output: the samples (binary, see `bgfarm_lab::train::side_net`).
     #[arg(long)]
     pub out: PathBuf,
     /// Search a root only if it could reach at most N positions (as `--exact-race`).
@@ -40,11 +40,11 @@ pub struct SidesArgs {
     /// Instead of the searches' samples: bootstrapped ones for the roots beyond
     /// the limit, from this one-sided net (`side-fit`'s output): one random game of
     /// the side alone per root, a target at every side still beyond the limit
-    /// (see `bgfarm_engine::train::side_net::bootstrap_target`).
+    /// (see `bgfarm_lab::train::side_net::bootstrap_target`).
     #[arg(long, value_name = "NET")]
     pub bootstrap: Option<PathBuf>,
     /// With --bootstrap: targets K rolls deep instead of one, from sampled games of
-    /// the side (see `bgfarm_engine::train::side_net::lookahead_target`).
+    /// the side (see `bgfarm_lab::train::side_net::lookahead_target`).
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub lookahead: usize,
     /// With --lookahead above 1: games per first roll of each target (21 first

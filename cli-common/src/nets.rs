@@ -2,7 +2,7 @@
 //! into the binary), a bundle file (`nets.safetensors`, as `bgfarm train` writes it),
 //! or a directory holding `contact.safetensors` and `race.safetensors`.
 
-use super::CliError;
+use crate::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::exact_race::ExactRace;
 use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;

@@ -1,4 +1,4 @@
-//! `bgfarm train`: the two pipelines that produce the evaluation networks.
+//! `bgfarm-lab train`: the two pipelines that produce the evaluation networks.
 //!
 //! - `td`: TD(lambda) self-play from random weights (how the shipped nets started);
 //! - `positions`, `label`, `fit`: supervised training: self-play positions, labelled

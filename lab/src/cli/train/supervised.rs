@@ -1,9 +1,9 @@
 //! `bgfarm train positions | label | fit`: the supervised pipeline (see
-//! `bgfarm_engine::train::supervised` for the method).
+//! `bgfarm_lab::train::supervised` for the method).
 //!
 //! Files: `positions` writes one position ID per line (duplicates removed, first
 //! occurrence kept); `label` reads that and writes `ID p1 .. p5` lines (the format of
-//! `bgfarm_engine::train::dataset`), appending to an existing output so a killed run
+//! `bgfarm_lab::train::dataset`), appending to an existing output so a killed run
 //! resumes where it stopped; `fit` reads any number of labelled files and writes the
 //! nets like `bgfarm train td` does (`contact.safetensors`, `race.safetensors`,
 //! `nets.safetensors`).
@@ -16,12 +16,12 @@ use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::TrialScratch;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
-use bgfarm_engine::train::dataset::{
+use bgfarm_lab::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
-use bgfarm_engine::train::races::{race_positions, RaceKind};
-use bgfarm_engine::train::siblings::parse_groups;
-use bgfarm_engine::train::supervised::{self as sup, Exploration, FitConfig, Optimizer};
+use bgfarm_engine::races::{race_positions, RaceKind};
+use bgfarm_lab::train::siblings::parse_groups;
+use bgfarm_lab::train::supervised::{self as sup, Exploration, FitConfig, Optimizer};
 use bgfarm_engine::ParseError;
 use bgfarm_engine::Position;
 use rayon::prelude::*;
@@ -327,7 +327,7 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
 }
 
 /// `bgfarm train races`: random races with gammons or backgammons at stake (see
-/// `bgfarm_engine::train::races`), one position ID per line.
+/// `bgfarm_engine::races`), one position ID per line.
 pub fn races(a: RacesArgs) -> Result<(), CliError> {
     let kind = match a.kind {
         RaceKindArg::Backgammon => RaceKind::Backgammon,

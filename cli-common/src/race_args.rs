@@ -3,8 +3,8 @@
 //! One struct, flattened into each command's arguments, so the options and their
 //! help texts are written once.
 
-use super::nets::exact_endgame;
-use super::CliError;
+use crate::nets::exact_endgame;
+use crate::CliError;
 use bgfarm_engine::eval::bearoff::side_race::GammonTrust;
 use bgfarm_engine::eval::neural::Endgame;
 

@@ -1,4 +1,4 @@
-//! `bgfarm filter-study --ply N --decisions K --filters F... [--out DIR]`: how much
+//! `bgfarm-lab filter-study --ply N --decisions K --filters F... [--out DIR]`: how much
 //! each move filter costs against a search of every play, and how much time it saves.
 //!
 //! The method of the published HedgeHog study (shared/reference/move-filters-study.txt):
@@ -19,7 +19,7 @@
 //! Prints a table; `--out DIR` also writes `filter-study.csv` (one row per filter)
 //! and `decisions.csv` (one row per decision, the cost of each filter).
 //!
-//! Measured (`bgfarm filter-study --ply 2 --decisions 2000`, prune 8, seed 1;
+//! Measured (`bgfarm-lab filter-study --ply 2 --decisions 2000`, prune 8, seed 1;
 //! release build, 2 threads, ~8 minutes on a shared 2-core machine):
 //!
 //! | nets | filter | agree | cost/decision (SE) | >= 0.020 | speed-up |
@@ -47,7 +47,7 @@
 //! bgfarm's presets put a 1-ply step before the 2-ply search (see
 //! `bgfarm_engine::search::filter`): the normal ladder searches 3.3 plays at 2-ply.
 
-use super::bench::Mean;
+use super::mean::Mean;
 use super::search_args::{check_ply, parse_filter, EvalArgs};
 use super::CliError;
 use bgfarm_engine::eval::Probs;

@@ -6,10 +6,10 @@
 //! labelled positions take ~60 MB, readable with any tool, mergeable with `cat`,
 //! and a truncated last line (a killed labelling run) is detected and reported.
 
-use crate::error::ParseError;
-use crate::eval::net::OUTPUTS;
-use crate::ids::position_id;
-use crate::position::Position;
+use bgfarm_engine::error::ParseError;
+use bgfarm_engine::eval::net::OUTPUTS;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::position::Position;
 use std::fmt::Write as _;
 
 /// A position (player on roll, before the roll) with its target probabilities.

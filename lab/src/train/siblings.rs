@@ -20,12 +20,12 @@
 //! that plain samples use.
 
 use super::dataset::Sample;
-use crate::dice::Dice;
-use crate::eval::net::OUTPUTS;
-use crate::eval::neural::{Class, NeuralEvaluator};
-use crate::eval::Probs;
-use crate::movegen::MoveGenerator;
-use crate::position::Position;
+use bgfarm_engine::dice::Dice;
+use bgfarm_engine::eval::net::OUTPUTS;
+use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
+use bgfarm_engine::eval::Probs;
+use bgfarm_engine::movegen::MoveGenerator;
+use bgfarm_engine::position::Position;
 
 /// d(cubeless equity) / d(output): win counts twice (`2 win - 1`), gammons and
 /// backgammons once, with the loser's sign.
@@ -89,7 +89,7 @@ pub fn difference_targets(
 /// Splits labelled samples into groups at blank lines (the format `bgfarm train
 /// siblings` writes: [`super::dataset::format_sample`] lines, a blank line after
 /// each group); lines starting with `#` are skipped. An error names the line.
-pub fn parse_groups(text: &str) -> Result<Vec<Vec<Sample>>, crate::error::ParseError> {
+pub fn parse_groups(text: &str) -> Result<Vec<Vec<Sample>>, bgfarm_engine::error::ParseError> {
     let mut groups = Vec::new();
     let mut group = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -113,7 +113,7 @@ pub fn parse_groups(text: &str) -> Result<Vec<Vec<Sample>>, crate::error::ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::default_nets;
+    use crate::train::testutil::default_nets;
 
     fn sample(pos: Position, probs: [f32; OUTPUTS]) -> Sample {
         Sample { pos, probs }

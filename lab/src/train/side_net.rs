@@ -4,20 +4,20 @@
 //!
 //! Why cross-entropy on the whole distribution rather than a loss on the expected
 //! rolls: the race's chances are sums over the two sides' distributions (see
-//! [`win_from`](crate::eval::bearoff::race_distribution::win_from)), so their shape
+//! [`win_from`](bgfarm_engine::eval::bearoff::race_distribution::win_from)), so their shape
 //! matters, and the softmax keeps every prediction a distribution.
 
-use crate::dice::Dice;
-use crate::eval::bearoff::one_roll::one_roll_lookahead;
-use crate::eval::bearoff::one_sided::side_position;
-use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
-use crate::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
-use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
-use crate::eval::bearoff::OneSidedDb;
-use crate::movegen::MoveGenerator;
-use crate::position::Position;
-use crate::rng::Rng;
+use bgfarm_engine::dice::Dice;
+use bgfarm_engine::eval::bearoff::one_roll::one_roll_lookahead;
+use bgfarm_engine::eval::bearoff::one_sided::side_position;
+use bgfarm_engine::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
+use bgfarm_engine::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
+use bgfarm_engine::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
+use bgfarm_engine::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
+use bgfarm_engine::eval::bearoff::OneSidedDb;
+use bgfarm_engine::movegen::MoveGenerator;
+use bgfarm_engine::position::Position;
+use bgfarm_engine::rng::Rng;
 
 /// One training sample: a side (with a checker outside its home board), which head,
 /// and the exact distribution.
@@ -137,7 +137,7 @@ impl Lookahead {
 fn best_play(
     one: &OneSidedDb,
     net: &SideNet,
-    moves: &[crate::movegen::Move],
+    moves: &[bgfarm_engine::movegen::Move],
     head: Head,
 ) -> Option<(Side, [f64; RACE_ROLLS])> {
     let mut best: Option<(f64, Side, [f64; RACE_ROLLS])> = None;
@@ -190,7 +190,7 @@ pub fn lookahead_target(
                 let start = pos.mover_checkers();
                 let moves = gen.generate(&pos, dice);
                 played += 1;
-                let off = |m: &crate::movegen::Move| match head {
+                let off = |m: &bgfarm_engine::movegen::Move| match head {
                     Head::FirstOff => m.result().mover_checkers() < start,
                     Head::AllOff => m.result().mover_checkers() == 0,
                 };
@@ -571,8 +571,8 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::race_distribution::{drain_memo, rolls_distribution};
-    use crate::eval::bearoff::BearoffDb;
+    use bgfarm_engine::eval::bearoff::race_distribution::{drain_memo, rolls_distribution};
+    use bgfarm_engine::eval::bearoff::BearoffDb;
 
     /// A small net learns the exact distributions of the sides one search visits:
     /// after a few epochs its expected rolls are within a fraction of a roll, far
