@@ -44,7 +44,7 @@
 //! 5.0-7.0 ms, gnu-normal 7.8-10.7 ms, GNU Backgammon 73-76 ms.
 
 use super::oracle::{
-    bench_file, gnubg_0ply_choice, loss_of, read_cases, BenchMove, Case, Line, CLASSES,
+    bench_file, gnubg_0ply_choice, loss_of, read_cases, BenchMove, Case, Line, CLASSES, DEFAULT_FILE,
 };
 use crate::cli::mean::Mean;
 use crate::cli::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
@@ -58,6 +58,7 @@ use bgfarm_engine::MoveGenerator;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
