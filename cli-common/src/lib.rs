@@ -11,5 +11,6 @@ pub mod nets;
 pub mod progress;
 pub mod race_args;
 pub mod search_args;
+pub mod static_eval;
 
 pub use error::CliError;

@@ -3,15 +3,15 @@
 
 mod common;
 
-use common::{bgfarm, json};
+use common::{eval, lab, try_eval};
 
 /// A race the race net answers (not yet in bear-off range) and the opening.
 const RACE: &str = "/wEAAJjtCEB4AA";
 const CONTACT: &str = "4HPwATDgc/ABMA";
 
-/// Runs `bgfarm args`, which must succeed, and returns what it printed.
+/// Runs `bgfarm-lab args`, which must succeed, and returns what it printed.
 fn ok(args: &[&str]) -> String {
-    let out = bgfarm(args);
+    let out = lab(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -78,14 +78,14 @@ fn fitting_only_the_contact_net_keeps_the_race_net() {
     let size = |f: &str| std::fs::metadata(dir.join(f)).unwrap().len();
     assert_eq!(size("wide/race.safetensors"), size("fit/race.safetensors"));
     assert!(size("wide/contact.safetensors") > size("fit/contact.safetensors"));
-    let eval = |pos: &str, net: &str| json(&["eval", pos, "--net", net, "--json"]);
+    let eval = |pos: &str, net: &str| eval(pos, net, None);
     let fitted = path("fit");
     assert_eq!(eval(RACE, &fitted), eval(RACE, "default"));
     assert_ne!(
         eval(CONTACT, &fitted)["probs"],
         eval(CONTACT, "default")["probs"]
     );
-    let bad = bgfarm(&[
+    let bad = lab(&[
         "train",
         "fit",
         "--data",
@@ -163,7 +163,7 @@ fn outcome_targets_from_trials_fit_the_nets() {
         "--out",
         &path("fit"),
     ]);
-    let eval = |pos: &str, net: &str| json(&["eval", pos, "--net", net, "--json"]);
+    let eval = |pos: &str, net: &str| eval(pos, net, None);
     assert_ne!(
         eval(CONTACT, &path("fit"))["probs"],
         eval(CONTACT, "default")["probs"]
@@ -174,7 +174,7 @@ fn outcome_targets_from_trials_fit_the_nets() {
         format!("{CONTACT} 0.5 0.1 0.0 7.0 0.0\n"),
     )
     .unwrap();
-    let bad = bgfarm(&[
+    let bad = lab(&[
         "train",
         "fit",
         "--targets",
@@ -233,7 +233,7 @@ fn rollout_labels_resume_to_the_same_file_and_refuse_a_ply() {
     let races: Vec<&str> = whole.lines().filter(|l| l.starts_with(RACE)).collect();
     assert_eq!(races.len(), 2);
     assert_eq!(race.lines().collect::<Vec<_>>(), races);
-    let both = bgfarm(&[
+    let both = lab(&[
         "train",
         "label",
         "--rollout",
@@ -277,7 +277,7 @@ fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
         // Every fifth: the race net (or the exact tables, never) answers.
         for id in ids.iter().step_by(5) {
             assert_eq!(
-                json(&["eval", id, "--json"])["evaluator"],
+                eval(id, "default", None)["evaluator"],
                 "race net",
                 "{file} {id}"
             );
@@ -299,7 +299,7 @@ fn generated_races_and_race_only_positions_are_races_for_the_race_net() {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     assert_eq!(read("gam.txt"), read("again.txt"));
     assert_ne!(read("gam.txt"), read("bg.txt"));
-    let bad = bgfarm(&["train", "races", "--kind", "prime", "--out", &path("x.txt")]);
+    let bad = lab(&["train", "races", "--kind", "prime", "--out", &path("x.txt")]);
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -338,7 +338,7 @@ fn sibling_groups_are_written_and_fitted() {
     // Labelled at 0-ply: a member's label is `bgfarm eval`'s probabilities.
     let first = groups[0].lines().next().unwrap();
     let id = first.split_whitespace().next().unwrap();
-    let probs = json(&["eval", id, "--json"])["probs"].clone();
+    let probs = eval(id, "default", None)["probs"].clone();
     let p0 = first
         .split_whitespace()
         .nth(1)
@@ -376,7 +376,7 @@ fn sibling_groups_are_written_and_fitted() {
             &out,
         ];
         args.extend(extra);
-        bgfarm(&args)
+        lab(&args)
     };
     let out = fit(&["--sibling-weight", "8"]);
     assert!(
@@ -411,7 +411,7 @@ fn sibling_groups_are_written_and_fitted() {
         String::from_utf8_lossy(&out.stderr)
     );
     let nets = path("fit");
-    let deep = json(&["eval", "4HPwATDgc/ABMA", "--net", &nets, "--json"]);
+    let deep = eval("4HPwATDgc/ABMA", &nets, None);
     let p = deep["probs"][0].as_f64().unwrap();
     assert!(p > 0.0 && p < 1.0, "{deep}");
     let bytes = std::fs::read(dir.join("fit").join("contact.safetensors")).unwrap();
@@ -436,7 +436,7 @@ fn sibling_groups_are_written_and_fitted() {
         "8",
     ]);
     args.extend(["--out", again.as_str()]);
-    let out = bgfarm(&args);
+    let out = lab(&args);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("already have a second"));
     std::fs::write(dir.join("sib.txt"), "not-a-position 0.5 0.1 0 0.1 0\n").unwrap();
@@ -469,7 +469,7 @@ fn race_sibling_groups_take_exact_labels_and_fit_the_race_net() {
             &out,
         ];
         args.extend(extra);
-        bgfarm(&args)
+        lab(&args)
     };
     let refused = siblings(&["--ply", "1", "--exact-race", "1000"], "bad.txt");
     assert_eq!(refused.status.code(), Some(2));
@@ -499,14 +499,10 @@ fn race_sibling_groups_take_exact_labels_and_fit_the_race_net() {
     assert!(members.len() > 20, "{} members", members.len());
     for line in members.iter().take(5) {
         let id = line.split_whitespace().next().unwrap();
-        assert_eq!(
-            json(&["eval", id, "--json"])["evaluator"],
-            "race net",
-            "{id}"
-        );
+        assert_eq!(eval(id, "default", None)["evaluator"], "race net", "{id}");
     }
     let exact_path = path("exact.txt");
-    let out = bgfarm(&[
+    let out = lab(&[
         "train",
         "fit",
         "--data",
@@ -568,10 +564,9 @@ fn one_sided_race_net_pipeline() {
     fit(&[&exact, &path("boot.bin")], "n2.safetensors");
     let n2 = path("n2.safetensors");
     const SIDE_RACE: &str = "au8HBADlzLcAAA";
-    let probs =
-        |net: &str| json(&["eval", SIDE_RACE, "--json", "--side-net", net])["probs"].clone();
+    let probs = |net: &str| eval(SIDE_RACE, "default", Some(net))["probs"].clone();
     let (ours, built_in, old) = (probs(&n2), probs("default"), probs("none"));
-    assert_eq!(built_in, json(&["eval", SIDE_RACE, "--json"])["probs"]);
+    assert_eq!(built_in, eval(SIDE_RACE, "default", None)["probs"]);
     assert_ne!(built_in, old);
     assert!(ours.as_array().is_some_and(|p| p.len() == 5));
     // The first-off head split off and refitted alone: the all-off head, and so
@@ -594,7 +589,7 @@ fn one_sided_race_net_pipeline() {
     ]);
     assert!(log.contains("epoch   1"), "{log}");
     assert_eq!(probs(&split)[0], ours[0]);
-    let run = bgfarm(&[
+    let run = lab(&[
         "train",
         "side-fit",
         "--samples",
@@ -610,14 +605,13 @@ fn one_sided_race_net_pipeline() {
     std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() - 3]).unwrap();
     let cut = path("cut.bin");
     let out = path("bad.safetensors");
-    let run = bgfarm(&["train", "side-fit", "--samples", &cut, "--out", &out]);
+    let run = lab(&["train", "side-fit", "--samples", &cut, "--out", &out]);
     assert_eq!(run.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&run.stderr).contains("truncated"),
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let run = bgfarm(&["eval", RACE, "--side-net", &exact]);
-    assert_eq!(run.status.code(), Some(2));
+    assert!(try_eval(RACE, "default", Some(&exact)).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -42,7 +42,6 @@ impl Mean {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,8 @@
 //! 5.0-7.0 ms, gnu-normal 7.8-10.7 ms, GNU Backgammon 73-76 ms.
 
 use super::oracle::{
-    bench_file, gnubg_0ply_choice, loss_of, read_cases, BenchMove, Case, Line, CLASSES, DEFAULT_FILE,
+    bench_file, gnubg_0ply_choice, loss_of, read_cases, BenchMove, Case, Line, CLASSES,
+    DEFAULT_FILE,
 };
 use crate::cli::mean::Mean;
 use crate::cli::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
@@ -91,7 +92,6 @@ pub struct HintArgs {
     #[command(flatten)]
     pub cache: CacheArgs,
 }
-
 
 /// Loss below which a choice counts as GNU Backgammon's best play (ties, README §4).
 const TIE: f64 = 1e-3;

@@ -41,7 +41,6 @@ pub struct Case {
     pub dice: Dice,
 }
 
-
 /// The bench file: as given, or (for the default path) next to the sources.
 pub fn bench_file(path: &Path) -> PathBuf {
     if path.exists() || path != Path::new(DEFAULT_FILE) {

@@ -27,8 +27,8 @@ use crate::cli::CliError;
 use bgfarm_engine::rollout::{
     outcome_targets, run_trial_visiting, CubeStart, TrialScratch, TrialSettings,
 };
-use bgfarm_lab::train::dataset::{format_sample, Sample};
 use bgfarm_engine::Position;
+use bgfarm_lab::train::dataset::{format_sample, Sample};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;

@@ -14,16 +14,16 @@ use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::ids::position_id;
+use bgfarm_engine::races::{race_positions, RaceKind};
 use bgfarm_engine::rollout::TrialScratch;
 use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
+use bgfarm_engine::ParseError;
+use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{
     format_sample, parse_sample, parse_samples, parse_targets, Sample,
 };
-use bgfarm_engine::races::{race_positions, RaceKind};
 use bgfarm_lab::train::siblings::parse_groups;
 use bgfarm_lab::train::supervised::{self as sup, Exploration, FitConfig, Optimizer};
-use bgfarm_engine::ParseError;
-use bgfarm_engine::Position;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::{BufWriter, Write};
