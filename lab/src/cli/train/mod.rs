@@ -7,16 +7,26 @@
 //!   stake that self-play seldom reaches; `siblings` labels the positions after
 //!   every play of a roll as groups, for a loss on their equity differences. `scripts/train-default-nets.sh` runs both
 //!   pipelines, with the counts used for the shipped nets.
+//!
+//! Files: `positions` writes one position ID per line (duplicates removed, first
+//! occurrence kept); `label` reads that and writes `ID p1 .. p5` lines (the format of
+//! `bgfarm_lab::train::dataset`), appending to an existing output so a killed run
+//! resumes where it stopped; `fit` reads any number of labelled files and writes the
+//! nets like `train td` does (`contact.safetensors`, `race.safetensors`,
+//! `nets.safetensors`).
 
+mod files;
+mod fit;
+mod label;
 mod outcomes;
+mod positions;
 mod siblings;
 mod sides;
-mod supervised;
 mod td;
+mod threads;
+mod which_nets;
 
 use super::CliError;
-use bgfarm_engine::eval::net::Net;
-use std::path::Path;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,12 +39,12 @@ pub enum Method {
     /// Self-play TD(lambda), greedy 0-ply play, exact bear-off targets.
     Td(td::TdArgs),
     /// Supervised step 1: positions from self-play games of the current nets.
-    Positions(supervised::PositionsArgs),
+    Positions(positions::PositionsArgs),
     /// Random races with gammons or backgammons at stake, which self-play seldom
     /// reaches (positions for `label --rollout`).
-    Races(supervised::RacesArgs),
+    Races(positions::RacesArgs),
     /// Supervised step 2: label positions with their n-ply probabilities (resumable).
-    Label(supervised::LabelArgs),
+    Label(label::LabelArgs),
     /// Supervised step 2b: labelled sibling groups (the positions after every legal
     /// play of a roll), for `fit --siblings`.
     Siblings(siblings::SiblingsArgs),
@@ -44,7 +54,7 @@ pub enum Method {
     /// One-sided race net step 2: fit the net to `sides` samples.
     SideFit(sides::SideFitArgs),
     /// Supervised step 3: fit the nets to labelled positions.
-    Fit(supervised::FitArgs),
+    Fit(fit::FitArgs),
     /// Targets from the nets' own rollout trials (luck-adjusted results), for `fit
     /// --targets`.
     Outcomes(outcomes::OutcomesArgs),
@@ -53,25 +63,13 @@ pub enum Method {
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.method {
         Method::Td(a) => td::run(a),
-        Method::Positions(a) => supervised::positions(a),
-        Method::Races(a) => supervised::races(a),
-        Method::Label(a) => supervised::label(a),
+        Method::Positions(a) => positions::positions(a),
+        Method::Races(a) => positions::races(a),
+        Method::Label(a) => label::label(a),
         Method::Siblings(a) => siblings::siblings(a),
         Method::Sides(a) => sides::sides(a),
         Method::SideFit(a) => sides::side_fit(a),
-        Method::Fit(a) => supervised::fit(a),
+        Method::Fit(a) => fit::fit(a),
         Method::Outcomes(a) => outcomes::outcomes(a),
     }
-}
-
-fn save(net: &Net, path: &Path) -> Result<(), CliError> {
-    write_atomic(path, &net.to_safetensors()?)
-}
-
-/// Writes through a temporary file and a rename, so a crash never leaves half a net.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
 }

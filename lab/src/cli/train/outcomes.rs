@@ -21,7 +21,8 @@
 //! since the targets are values under 0-ply play, not under the best play, and
 //! play strength did not change (-0.016 +- 0.011 ppg over 10,000 games).
 
-use super::supervised::{create, io_err, pool};
+use super::files::{create, io_err};
+use super::threads::pool;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
 use bgfarm_engine::rollout::{

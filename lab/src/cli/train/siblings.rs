@@ -9,7 +9,10 @@
 //! exact race searches (`--exact-race`), whose differences between plays are what
 //! the race net gets wrong most (see the README's race notes).
 
-use super::supervised::{create, io_err, labelling_evaluator, pool, read_positions, Nets};
+use super::files::{create, io_err, read_positions};
+use super::label::labelling_evaluator;
+use super::threads::pool;
+use super::which_nets::Nets;
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::movegen::MoveGenerator;

@@ -7,8 +7,9 @@
 //! thousands of sides nearer home, each with its exact distribution, so a few
 //! thousand roots give millions of samples at no extra cost.
 
-use super::supervised::{read_positions, thread_count};
-use super::write_atomic;
+use super::files::read_positions;
+use super::files::write_atomic;
+use super::threads::thread_count;
 use crate::cli::nets::read_side_net;
 use crate::cli::CliError;
 use bgfarm_engine::eval::bearoff::race_distribution::{

@@ -2,7 +2,7 @@
 //! from random weights or from existing files. Writes `contact.safetensors` and
 //! `race.safetensors` into `--out`, with a checkpoint every `--checkpoint` games.
 
-use super::{save, write_atomic};
+use super::files::{save, write_atomic};
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::{save_bundle, Net};
 use bgfarm_engine::eval::neural::NeuralEvaluator;
