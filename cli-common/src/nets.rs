@@ -1,5 +1,5 @@
 //! Finding the evaluation networks a command should use: `default` (the nets built
-//! into the binary), a bundle file (`nets.safetensors`, as `bgfarm train` writes it),
+//! into the binary), a bundle file (`nets.safetensors`, as `bgfarm-lab train` writes it),
 //! or a directory holding `contact.safetensors` and `race.safetensors`.
 
 use crate::CliError;
@@ -29,7 +29,7 @@ pub fn load_training_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, C
     Ok(eval)
 }
 
-/// The tables alone, with the race net answering races as before 0.11.0: what the
+/// The tables alone, with the two-sided race net answering races: what the
 /// training commands evaluate with, so that `scripts/train-default-nets.sh`
 /// reproduces the shipped contact and race nets.
 pub fn tables_endgame() -> Option<&'static dyn Endgame> {
@@ -41,7 +41,7 @@ pub fn tables_endgame() -> Option<&'static dyn Endgame> {
 /// [`endgame`]).
 ///
 /// - `--side-net` names the one-sided race net: `default` (built in), `none` (the
-///   race net answers races, as before 0.11.0) or a file from `bgfarm train
+///   two-sided race net answers races) or a file from `bgfarm-lab train
 ///   side-fit`.
 /// - `--exact-race N`: sides of at most N dominated positions get the exact
 ///   one-sided search, the others the one-sided net ([`SideRace`]), or with
@@ -124,7 +124,7 @@ pub fn exact_endgame(
     Ok(Some(e))
 }
 
-/// A one-sided race net file (`bgfarm train side-fit`'s output).
+/// A one-sided race net file (`bgfarm-lab train side-fit`'s output).
 pub fn read_side_net(path: &Path) -> Result<SideNet, CliError> {
     SideNet::from_safetensors(&read(path)?)
         .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))

@@ -1,5 +1,5 @@
-//! The race options every evaluating command shares (`eval`, `hint`, `bench hint`,
-//! `filter-study`): which exact searches and which one-sided race net answer races.
+//! The race options every evaluating command shares (`eval`, `hint`, and `bgfarm-lab`'s
+//! `bench hint` and `filter-study`): which exact searches and which one-sided race net answer races.
 //! One struct, flattened into each command's arguments, so the options and their
 //! help texts are written once.
 
@@ -29,33 +29,32 @@ pub struct RaceArgs {
     pub exact_race: Option<u64>,
     /// The one-sided race net that answers races (each side's distribution of
     /// rolls to bear off; see the README): `default` (built in), `none` (the
-    /// two-sided race net, as before 0.11.0) or a file from `bgfarm train
-    /// side-fit`. With --exact-race it answers for the sides over that limit.
+    /// two-sided race net) or a file from `bgfarm-lab train side-fit`. With --exact-race it answers for the sides over that limit.
     #[arg(long, value_name = "NET")]
     pub side_net: Option<String>,
     /// Gammon chances of races from the one-sided net for every saver: the
-    /// default since 0.13.0 (as `--side-gammon-trust all`), kept so that older
-    /// command lines still run.
+    /// default (as `--side-gammon-trust all`), kept so that command lines that
+    /// give it still run.
     #[arg(long)]
     pub side_gammons: bool,
     /// Where the one-sided net's gammon chances take over from the race net's:
     /// `FULL:NONE`, fully for savers up to FULL pips from home, not at all from
-    /// NONE, linear between (0.12's default was 10:25), or `all` (the default).
+    /// NONE, linear between (for example 10:25), or `all` (the default).
     #[arg(long, value_name = "FULL:NONE", conflicts_with = "side_gammons")]
     pub side_gammon_trust: Option<GammonTrust>,
     /// Whether the one-sided net also answers races where a side still has a
-    /// checker in the opponent's home board (`true`, the default since 0.13.0), or
-    /// the race net and its escape tables value them (`false`, as in 0.11-0.12).
+    /// checker in the opponent's home board (`true`, the default), or
+    /// the race net and its escape tables value them (`false`).
     /// Backgammon chances are the escape tables' either way.
     #[arg(long, value_name = "BOOL")]
     pub side_back_checkers: Option<bool>,
     /// One roll of lookahead over the one-sided net's first-off distribution for
     /// savers at least PIPS from home (`p - 6` for each checker outside its home
     /// board; 0: every saver the net answers for), or `off`. The default for
-    /// analysis since 0.14.0 (25; rollouts, duels and workers never use it):
+    /// analysis (25; rollouts, duels and workers never use it):
     /// nearer the exact searches. GNU Backgammon's bench races: 0-ply loss 0.204
     /// x1000 against 0.243 off, equity error 2.91 against 3.85; by the exact
-    /// referee (`bench race-referee`) 0.067 against 0.135, where GNU Backgammon
+    /// referee (`bgfarm-lab bench race-referee`) 0.067 against 0.135, where GNU Backgammon
     /// 0-ply loses 0.117. Cost: a 0-ply race hint about 4 ms instead of 1, a 2-ply
     /// one 18 times as slow (250 ms).
     #[arg(long, value_name = "PIPS|off")]

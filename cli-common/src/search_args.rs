@@ -1,4 +1,5 @@
-//! What the searching commands (`hint`, `bench hint`, `filter-study`) share: the
+//! What the searching commands (`hint`, and `bgfarm-lab`'s `bench hint` and
+//! `filter-study`) share: the
 //! evaluation options, checks on them, and ranking a decision with the plays spread
 //! over a thread pool.
 //!

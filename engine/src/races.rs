@@ -7,7 +7,7 @@
 //! or a backgammon (one 4-3 alone, with two checkers left in the opponent's home
 //! board, was 0.64 of the 1.5). Self-play games seldom end up there: of 34,000
 //! self-play races, 311 had a backgammon chance above 2%. These generators draw such
-//! races directly; `bgfarm train label --rollout` labels them by playing them out.
+//! races directly; `bgfarm-lab train label --rollout` labels them by playing them out.
 //!
 //! Both kinds have a side far ahead ("W") and a side far behind ("L"), no contact,
 //! and either side on roll. Each position is a pure function of (kind, seed, index).

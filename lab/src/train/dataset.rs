@@ -75,7 +75,7 @@ pub fn parse_sample(line: &str, lineno: usize) -> Result<Sample, ParseError> {
     Ok(Sample { pos, probs })
 }
 
-/// Parses one line of trial-outcome targets (`bgfarm train outcomes`): the format of
+/// Parses one line of trial-outcome targets (`bgfarm-lab train outcomes`): the format of
 /// [`format_sample`], but each value only has to be within -4..5 (a luck-adjusted
 /// result is a probability plus zero-mean noise, so it may leave 0..1 and break the
 /// cumulative order; clipping it would bias the fit). The range only refuses

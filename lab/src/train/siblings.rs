@@ -6,7 +6,7 @@
 //! to labels one position at a time, the net spends its capacity on the shared part
 //! as much as on the rest. Measured with `scripts/contact-diff-check.py` (the RMS
 //! error x1000 of the equity differences among GNU Backgammon 2-ply's five best plays
-//! of each of the bench's 670 contact decisions): release 0.7.0's contact net at
+//! of each of the bench's 670 contact decisions): a one-layer contact net at
 //! 0-ply 62.2, its own 1-ply search 51.0, the very labels it was fitted to. The
 //! difference loss asks the net for what the 1-ply labels know about siblings.
 //!
@@ -86,7 +86,7 @@ pub fn difference_targets(
         .collect()
 }
 
-/// Splits labelled samples into groups at blank lines (the format `bgfarm train
+/// Splits labelled samples into groups at blank lines (the format `bgfarm-lab train
 /// siblings` writes: [`super::dataset::format_sample`] lines, a blank line after
 /// each group); lines starting with `#` are skipped. An error names the line.
 pub fn parse_groups(text: &str) -> Result<Vec<Vec<Sample>>, bgfarm_engine::error::ParseError> {

@@ -5,7 +5,7 @@
 //! races rest on its race net. In gammon saves with stragglers far back that net is
 //! off by more than the gaps between plays, and GNU Backgammon 0-ply shares its
 //! errors, so there the bench charges a different choice for the referee's error.
-//! In release 0.12.0, three decisions of that kind were 0.049 of bgfarm 0-ply's
+//! With the nets of the time, three decisions of that kind were 0.049 of bgfarm 0-ply's
 //! 0.086 total race loss (`u3kDAMCZhcEOAA` 6-1, `/zIAAHCvUFAUAA` 3-5,
 //! `dwsAAFh5AzsAAA` 4-1), each one where the searches put bgfarm's play within 0.002
 //! of the best or ahead. This command puts a number on that for the whole class:
@@ -20,7 +20,7 @@
 //! Cost: a few seconds for most disputed decisions, minutes for savers with many
 //! stragglers: at the default limit the bench's four far-back gammon saves took
 //! 512 s (`u3kDAMCZhcEOAA` 6-1, 5.6 million first-off positions), 370, 102 and
-//! 411 s on one core of the shared 2-core machine (0.12.1); each thread's memo may
+//! 411 s on one core of the shared 2-core machine; each thread's memo may
 //! hold up to twice the limit.
 
 use super::oracle::{bench_file, gnubg_0ply_choice, loss_of, read_cases, Case, DEFAULT_FILE};
@@ -57,7 +57,7 @@ pub struct RefereeArgs {
     /// disputed decision with a play over it keeps the bench's scores. The default
     /// decides 80 of the bench's 91 disputed races, the four far-back gammon saves
     /// among them (first-off searches of up to 5.6 million positions), in 48 minutes
-    /// on 2 cores (0.12.1).
+    /// on 2 cores.
     #[arg(long, value_name = "N", default_value_t = 6_000_000)]
     pub search_limit: u64,
     /// Most positions each exact gammon search may add (as `--exact-gammons`); over

@@ -2,7 +2,7 @@
 //!
 //! Why: the searches' value of each play does not depend on the nets, only on the
 //! tables, the search limit and the gammon budget, and it is nearly all of the
-//! command's cost (48 minutes on 2 cores at the default limit, 0.12.1). With the
+//! command's cost (48 minutes on 2 cores at the default limit). With the
 //! values kept, scoring a new net costs its own 0-ply choices plus the searches of
 //! the decisions it newly disputes: minutes instead of most of an hour.
 //!

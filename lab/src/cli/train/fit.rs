@@ -16,11 +16,11 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct FitArgs {
-    /// Trial-outcome targets (`bgfarm train outcomes` output), fitted with the
+    /// Trial-outcome targets (`bgfarm-lab train outcomes` output), fitted with the
     /// labelled files.
     #[arg(long, num_args = 1..)]
     pub targets: Vec<PathBuf>,
-    /// Labelled files (`bgfarm train label` output); several are concatenated.
+    /// Labelled files (`bgfarm-lab train label` output); several are concatenated.
     #[arg(long, num_args = 1.., required_unless_present = "targets")]
     pub data: Vec<PathBuf>,
     /// Nets to start from: `default`, a bundle or a directory.
@@ -69,7 +69,7 @@ pub struct FitArgs {
     /// left out of the fit).
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub nets: Nets,
-    /// Sibling groups (`bgfarm train siblings` output), each for the net that
+    /// Sibling groups (`bgfarm-lab train siblings` output), each for the net that
     /// answers its members: their members are fitted like samples and, with
     /// `--sibling-weight`, to their equity differences within the group. Needs Adam.
     #[arg(long, num_args = 1..)]
@@ -80,7 +80,7 @@ pub struct FitArgs {
     pub sibling_weight: f32,
 }
 
-/// `--optimizer` of `bgfarm train fit`.
+/// `--optimizer` of `bgfarm-lab train fit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OptimizerArg {
     Adam,

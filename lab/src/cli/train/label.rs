@@ -23,7 +23,7 @@ const MAX_LABEL_PLY: u8 = 3;
 
 #[derive(clap::Args)]
 pub struct LabelArgs {
-    /// Position IDs, one per line (as `bgfarm train positions` writes them).
+    /// Position IDs, one per line (as `bgfarm-lab train positions` writes them).
     #[arg(long)]
     pub positions: PathBuf,
     /// Labelled output; if it exists, labelling resumes after its last whole line.

@@ -1,11 +1,11 @@
-//! `bgfarm train outcomes`: training targets from the nets' own rollout trials.
+//! `bgfarm-lab train outcomes`: training targets from the nets' own rollout trials.
 //!
 //! Plays rollout trials from the opening (0-ply play, ranked luck estimate, exact
 //! bear-off truncation: the settings of `bgfarm rollout`) and writes, for every
 //! state a trial rolled from, the trial's luck-adjusted result from there on
 //! (`bgfarm_engine::rollout::outcome_targets`): an unbiased, low-noise estimate of
 //! the state's value under the trials' own play. Fitting the nets to these targets
-//! (`bgfarm train fit --targets`) makes their values agree with how the rollouts
+//! (`bgfarm-lab train fit --targets`) makes their values agree with how the rollouts
 //! actually play out, which is what the luck estimate needs: the variance a
 //! luck-adjusted trial keeps is the spread, over the 21 rolls, of the nets' errors
 //! against those values.

@@ -67,7 +67,7 @@ pub struct RacesArgs {
     pub out: PathBuf,
 }
 
-/// `--kind` of `bgfarm train races`.
+/// `--kind` of `bgfarm-lab train races`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RaceKindArg {
     Backgammon,
@@ -128,7 +128,7 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `bgfarm train races`: random races with gammons or backgammons at stake (see
+/// `bgfarm-lab train races`: random races with gammons or backgammons at stake (see
 /// `bgfarm_engine::races`), one position ID per line.
 pub fn races(a: RacesArgs) -> Result<(), CliError> {
     let kind = match a.kind {

@@ -1,4 +1,4 @@
-//! `bgfarm train siblings`: labelled sibling groups for `train fit --siblings`.
+//! `bgfarm-lab train siblings`: labelled sibling groups for `train fit --siblings`.
 //!
 //! For each position of a positions file (the player on roll, before the roll) it
 //! draws one roll and writes the positions after every legal play of it that the
@@ -28,7 +28,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SiblingsArgs {
-    /// Position IDs, one per line (as `bgfarm train positions` writes them); each
+    /// Position IDs, one per line (as `bgfarm-lab train positions` writes them); each
     /// gives one group.
     #[arg(long)]
     pub positions: PathBuf,

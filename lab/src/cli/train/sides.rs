@@ -1,4 +1,4 @@
-//! `bgfarm train sides` and `bgfarm train side-fit`: the one-sided race net's
+//! `bgfarm-lab train sides` and `bgfarm-lab train side-fit`: the one-sided race net's
 //! pipeline. `sides` runs the exact one-sided searches from the race sides of a
 //! positions file and writes every side they visit with its exact distribution;
 //! `side-fit` fits a [`SideNet`] to such files.
@@ -188,7 +188,7 @@ fn memo_large() -> bool {
 
 #[derive(clap::Args)]
 pub struct SideFitArgs {
-    /// Sample files written by `bgfarm train sides`.
+    /// Sample files written by `bgfarm-lab train sides`.
     #[arg(long, required = true, num_args = 1..)]
     pub samples: Vec<PathBuf>,
     /// Output: the fitted net (safetensors).

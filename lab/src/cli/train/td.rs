@@ -1,4 +1,4 @@
-//! `bgfarm train td`: TD(lambda) self-play training of the contact and race nets,
+//! `bgfarm-lab train td`: TD(lambda) self-play training of the contact and race nets,
 //! from random weights or from existing files. Writes `contact.safetensors` and
 //! `race.safetensors` into `--out`, with a checkpoint every `--checkpoint` games.
 

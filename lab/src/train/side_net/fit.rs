@@ -51,7 +51,7 @@ pub struct SideFitReport {
 }
 
 /// Pips to come home from which [`SideFitReport::far_first_error`] counts a
-/// saver: where 0.12's net (one hidden layer for both heads) was too far off
+/// saver: where a net with one hidden layer for both heads was too far off
 /// (0.03 rolls and more) for the evaluator to take its gammon chances.
 pub const FAR_FIRST_PIPS: u32 = 25;
 

@@ -25,7 +25,7 @@ pub struct FitConfig {
     pub threads: usize,
     /// Weight of the sibling groups' equity-difference loss (see
     /// [`super::siblings`]); their members' cross-entropy counts as any sample's.
-    /// Default 32: fitting release 0.7.0's contact net to its 3.7M 1-ply labels
+    /// Default 32: fitting a one-layer contact net to its own 3.7M 1-ply labels
     /// and 46,253 groups (6 epochs), the bench's difference error
     /// (`scripts/contact-diff-check.py`, RMS x1000) was 62.0 at weight 0, 61.4 at
     /// 4 and 61.0 at 32, while the equity RMSE against the labels barely moved
