@@ -2,7 +2,7 @@
 # Time per 2-ply hint on the first 100 contact positions of the oracle bench
 # (engine/testdata/oracle/bench.jsonl), bgfarm next to GNU Backgammon.
 #
-# bgfarm: `bgfarm bench hint --ply 2 --filter F --class contact --limit 100
+# bgfarm: `bgfarm-lab bench hint --ply 2 --filter F --class contact --limit 100
 # --threads 1` for F = normal and gnu-normal, which times each hint inside the process (nets loaded, bear-off
 # tables built) and also reports how often the choice is GNU Backgammon's 2-ply best.
 # GNU Backgammon: one `gnubg -t` process runs `hint` on the same positions and dice
@@ -10,16 +10,16 @@
 # its "world class" chequer setting, on one thread; its start-up time (measured with
 # the same script without the hints) is subtracted.
 #
-# Needs: cargo (or BGFARM=path/to/bgfarm); gnubg on PATH or in /usr/games for the
+# Needs: cargo (or BGFARM_LAB=path/to/bgfarm-lab); gnubg on PATH or in /usr/games for the
 # comparison (skipped with a message otherwise). Usage: scripts/bench-hint-vs-gnubg.sh [N_POSITIONS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 n=${1:-100}
 bench=engine/testdata/oracle/bench.jsonl
-if [ -z "${BGFARM:-}" ]; then
-    cargo build --release --quiet
-    BGFARM=target/release/bgfarm
+if [ -z "${BGFARM_LAB:-}" ]; then
+    cargo build --release --quiet -p bgfarm-lab
+    BGFARM_LAB=target/release/bgfarm-lab
 fi
 
 # bgfarm's default (normal: GNU Backgammon's ladder plus a 1-ply step) and GNU
@@ -27,7 +27,7 @@ fi
 ms_of=""
 for filter in normal gnu-normal; do
     echo "== bgfarm: 2-ply hints ($filter filter, prune 8), $n contact positions, 1 thread"
-    out=$("$BGFARM" bench hint --ply 2 --filter "$filter" --class contact --limit "$n" --threads 1 --json)
+    out=$("$BGFARM_LAB" bench hint --ply 2 --filter "$filter" --class contact --limit "$n" --threads 1 --json)
     ms=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"ms_per_hint":\([0-9.e+-]*\).*/\1/p')
     best=$(printf '%s' "$out" | sed -n 's/.*"all":{[^}]*"best_nply":\([0-9.e+-]*\).*/\1/p')
     printf 'bgfarm %s: %.1f ms per hint; GNU Backgammon 2-ply best play chosen in %.1f%%\n' \

@@ -5,7 +5,7 @@ Usage: scripts/bench-referee.py [--class race] [--trials 1296] [--seed 7]
            [--referee gnubg|bgfarm|both] [--net NET] [--referee-net NET]
            [--limit N] [--costliest K] [--cache FILE]
 
-Why: `bgfarm bench hint` scores a choice by GNU Backgammon 2-ply's equity of it.
+Why: `bgfarm-lab bench hint` scores a choice by GNU Backgammon 2-ply's equity of it.
 That is a search over GNU Backgammon's own nets, not the truth, and where its race
 net is biased a play it rates 0.02 worse can be the better one. In the bench's race
 decisions three plays that cost bgfarm 0.02, 0.02 and 0.012 there (half of its 0.45
@@ -242,7 +242,7 @@ def main():
             parts.append(f"{c}: {eqs}")
         print(f"  {row['pos']} {row['dice']}  " + " | ".join(parts))
     print("Mean loss x1000 per decision against the referee (standard error):")
-    print("  (bench: GNU Backgammon 2-ply's equities, as `bgfarm bench hint`)")
+    print("  (bench: GNU Backgammon 2-ply's equities, as `bgfarm-lab bench hint`)")
     print(f"  {'referee':<8}" + "".join(f"{c:>22}" for c in choosers))
     for r in referees + ["bench"]:
         cells = []

@@ -9,7 +9,7 @@ For every CLASS decision of engine/testdata/oracle/bench.jsonl it takes GNU Back
 2-ply's five best plays and compares the equity differences of the other four to the
 best (x1000) as bgfarm's 0-ply with nets NET gives them against GNU Backgammon 2-ply's:
 root mean square and mean absolute error, next to the same for GNU Backgammon 0-ply
-(the bench file's `eq0`). It also prints the choice loss (`bgfarm bench hint --ply 0`'s
+(the bench file's `eq0`). It also prints the choice loss (`bgfarm-lab bench hint --ply 0`'s
 figure). The choice loss of 670 decisions moves by about 0.5 between nets of equal
 strength (a handful of decisions lose 0.1-0.3 each); this measure moves by less.
 Needs a release build (`cargo build --release`) and Python 3, not GNU Backgammon.
@@ -17,7 +17,7 @@ About a minute on one core.
 
 Measured 2026-11-30 (contact, RMS / MAE / choice loss): release 0.6.0 nets 72.1 /
 49.6 / 7.16; release 0.7.0 nets 62.4 / 43.4 / 7.14; GNU Backgammon 0-ply 44.8 /
-30.6 / 3.9 (its choice loss from `bgfarm bench hint`).
+30.6 / 3.9 (its choice loss from `bgfarm-lab bench hint`).
 """
 import json
 import math

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Compares two `bgfarm bench race-referee --json` runs of different nets (or race options) over
+# Compares two `bgfarm-lab bench race-referee --json` runs of different nets (or race options) over
 # the same bench races, decision by decision. Usage: scripts/referee-compare.py A.json B.json
 # Run the second with the same --values file as the first: it then searches only the decisions
 # it newly disputes. Python 3 standard library only; GNU Backgammon is not needed.

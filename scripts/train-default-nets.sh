@@ -71,45 +71,45 @@
 set -euo pipefail
 OUT=${1:-nets-run}
 mkdir -p "$OUT"
-cargo build --release
-./target/release/bgfarm train td --out "$OUT/leg1" --games 1500000 --hidden 128 \
+cargo build --release -p bgfarm-lab
+./target/release/bgfarm-lab train td --out "$OUT/leg1" --games 1500000 --hidden 128 \
     --lr-start 0.05 --lr-end 0.005 --lambda 0.7 --seed 1 --checkpoint 50000 2> "$OUT/leg1.log" &
 LEG1=$!
 # Stop the first leg at its 100,000-game checkpoint, as the shipped run did.
 while ! grep -q "checkpoint after 100000 games" "$OUT/leg1.log" 2>/dev/null; do sleep 5; done
 kill "$LEG1" || true
-./target/release/bgfarm train td --init "$OUT/leg1" --out "$OUT/final" --first-game 100000 \
+./target/release/bgfarm-lab train td --init "$OUT/leg1" --out "$OUT/final" --first-game 100000 \
     --games 1400000 --lr-start 0.0428848 --lr-end 0.005 --lambda 0.7 --seed 1 --checkpoint 50000
 # Legs 1 and 2 ran on the 198-input build (commit 7f7978f and before; this build
 # would give their random nets random feature rows). Legs 3 and 4 need a build that
 # reads bgfarm-198f-v2; the 1.5M-game nets, in the old encoding, load with zero
 # feature rows.
-./target/release/bgfarm train td --init "$OUT/final/nets.safetensors" --out "$OUT/feat" \
+./target/release/bgfarm-lab train td --init "$OUT/final/nets.safetensors" --out "$OUT/feat" \
     --first-game 1500000 --games 150000 --lr-start 0.02 --lr-end 0.005 --lambda 0.7 --seed 1 \
     --checkpoint 25000
-./target/release/bgfarm train positions --net "$OUT/final/nets.safetensors" \
+./target/release/bgfarm-lab train positions --net "$OUT/final/nets.safetensors" \
     --games 5000 --seed 11 --out "$OUT/positions.txt"
-./target/release/bgfarm train label --net "$OUT/final/nets.safetensors" --ply 2 \
+./target/release/bgfarm-lab train label --net "$OUT/final/nets.safetensors" --ply 2 \
     --positions "$OUT/positions.txt" --out "$OUT/labels-2ply.txt"
-./target/release/bgfarm train fit --optimizer sgd --init "$OUT/feat" --data "$OUT/labels-2ply.txt" \
+./target/release/bgfarm-lab train fit --optimizer sgd --init "$OUT/feat" --data "$OUT/labels-2ply.txt" \
     --out "$OUT/fit" --epochs 20
 # Rounds of play, label, refit (legs 5-7), each fit from the leg-4 nets.
 NETS="$OUT/fit/nets.safetensors"
 DATA=("$OUT/labels-2ply.txt")
 for SEED in 12 13 14; do
-    ./target/release/bgfarm train positions --net "$NETS" --games 5000 --seed "$SEED" \
+    ./target/release/bgfarm-lab train positions --net "$NETS" --games 5000 --seed "$SEED" \
         --out "$OUT/positions-$SEED.txt"
-    ./target/release/bgfarm train label --net "$NETS" --ply 2 \
+    ./target/release/bgfarm-lab train label --net "$NETS" --ply 2 \
         --positions "$OUT/positions-$SEED.txt" --out "$OUT/labels-$SEED.txt"
     DATA=("$OUT/labels-$SEED.txt" "${DATA[@]}")   # newest first, as the shipped fits
-    ./target/release/bgfarm train fit --optimizer sgd --init "$OUT/fit/nets.safetensors" --data "${DATA[@]}" \
+    ./target/release/bgfarm-lab train fit --optimizer sgd --init "$OUT/fit/nets.safetensors" --data "${DATA[@]}" \
         --out "$OUT/round-$SEED" --epochs 20
     NETS="$OUT/round-$SEED/nets.safetensors"
 done
 # Leg 8.
-./target/release/bgfarm train positions --net "$NETS" --games 5000 --seed 15 \
+./target/release/bgfarm-lab train positions --net "$NETS" --games 5000 --seed 15 \
     --out "$OUT/positions-15.txt"
-./target/release/bgfarm train label --net "$NETS" --ply 2 \
+./target/release/bgfarm-lab train label --net "$NETS" --ply 2 \
     --positions "$OUT/positions-15.txt" --out "$OUT/labels-15.txt"
 DATA=("$OUT/labels-15.txt" "${DATA[@]}")
 # Legs 9-16: every position so far, first occurrence kept, in this order.
@@ -125,9 +125,9 @@ for R in 9 10 11 12 13 14 15 16; do
         PREV="$OUT/mix"
     fi
     if [ "$R" -ge 13 ]; then ONLY=contact; fi
-    ./target/release/bgfarm train label --net "$PREV" --ply 1 \
+    ./target/release/bgfarm-lab train label --net "$PREV" --ply 1 \
         --positions "$OUT/all-positions.txt" --out "$OUT/own-$R.txt"
-    ./target/release/bgfarm train fit --optimizer sgd --init "$PREV" --nets "$ONLY" \
+    ./target/release/bgfarm-lab train fit --optimizer sgd --init "$PREV" --nets "$ONLY" \
         --data "$OUT/own-$R.txt" "${DATA[@]}" --out "$OUT/self-$R" --epochs 20
     PREV="$OUT/self-$R"
 done
@@ -157,7 +157,7 @@ done
 # 26: 0.53 / 8.46; 27: 0.52 / 8.39; 28: 0.48 / 8.32; 29: 0.45 / 8.26; 30 (shipped):
 # 0.45 / 8.23 (GNU Backgammon 0-ply: 0.13 / 2.62). The rounds stopped there, still
 # gaining about 0.06 a round on the steadier measure.
-B=./target/release/bgfarm
+B=./target/release/bgfarm-lab
 $B train races --kind backgammon --count 12000 --seed 1 --out "$OUT/bg.txt"
 $B train races --kind gammon --count 12000 --seed 2 --out "$OUT/gam.txt"
 $B train races --kind backgammon --count 12000 --seed 3 --out "$OUT/bg2.txt"

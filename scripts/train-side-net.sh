@@ -5,7 +5,8 @@
 # the first-off head has a hidden layer of its own (a split net).
 #
 # Usage: scripts/train-side-net.sh [WORK_DIR]   (default: side-net-work)
-# Needs a release build (`cargo build --release`); GNU Backgammon is not used.
+# Needs a release build of bgfarm-lab (`cargo build --release -p bgfarm-lab`, or
+# BGFARM_LAB=path/to/bgfarm-lab); GNU Backgammon is not used.
 #
 # 1. Roots: the race positions of 4,000 self-play games of the built-in nets, and
 #    random races with a gammon or a backgammon at stake (`train races`), which
@@ -48,7 +49,7 @@
 # in f64; since fd8df42 it runs in f32, so the bootstrapped targets, and the net,
 # now come out different in their last bits.
 #
-# Measured with the shipped net (`bgfarm bench hint --ply 0 --class race`, GNU
+# Measured with the shipped net (`bgfarm-lab bench hint --ply 0 --class race`, GNU
 # Backgammon's 250 bench races; and `scripts/race-rollout-check.py 0 0`, the error
 # of the equity differences among GNU Backgammon 2-ply's five best plays of 210
 # race decisions, x1000): see the README's race section.
@@ -56,7 +57,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-side-net-work}
 mkdir -p "$OUT"
-B=${BGFARM:-./target/release/bgfarm}
+B=${BGFARM_LAB:-./target/release/bgfarm-lab}
 T="--threads 2"
 
 $B train positions --net default --games 4000 --seed 41 --class race --out "$OUT/race.txt" $T

@@ -14,12 +14,12 @@ pub mod movegen;
 pub mod notation;
 pub mod play;
 pub mod position;
+pub mod races;
 pub mod rng;
 pub mod rollout;
 pub mod search;
 #[cfg(test)]
 mod testutil;
-pub mod train;
 
 pub use dice::Dice;
 pub use error::ParseError;

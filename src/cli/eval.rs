@@ -4,11 +4,9 @@
 //! race net, exact bear-off tables).
 
 use super::input::parse_position;
-use super::nets::load_evaluator;
 use super::race_args::RaceArgs;
 use super::CliError;
-use bgfarm_engine::eval::neural::Class;
-use bgfarm_engine::eval::{terminal_probs, Evaluator};
+use bgfarm_cli_common::static_eval::static_eval;
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -36,18 +34,8 @@ struct JsonOut<'a> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let input = parse_position(&args.position)?;
-    let mut eval = load_evaluator(&args.net)?;
-    if let Some(e) = args.race.endgame()? {
-        eval.endgame = Some(e);
-    }
-    let pos = input.position;
-    let probs = terminal_probs(&pos).unwrap_or_else(|| eval.evaluate(&pos));
-    let source = match eval.class(&pos) {
-        Class::Over => "game over",
-        Class::Endgame => "bear-off database",
-        Class::Race => "race net",
-        Class::Contact => "contact net",
-    };
+    let evaluated = static_eval(&args.net, &args.race, &input.position)?;
+    let (probs, source) = (evaluated.probs, evaluated.source);
     let p = probs.0;
     if args.json {
         let out = JsonOut {

@@ -3,61 +3,31 @@
 
 mod bench;
 mod bench_cluster;
-mod bench_referee;
 mod bench_scaling;
 mod bench_throughput;
 mod cube;
 mod duel;
 mod eval;
 mod external;
-mod filter_study;
 mod hint;
 mod input;
 mod jobs;
 mod matchsim;
 mod met;
 mod moves;
-mod nets;
 mod players;
-mod race_args;
-mod referee_values;
 mod remote;
 mod remote_sim;
 mod rollout;
 mod runtime;
-mod search_args;
 mod serve;
 mod show;
 mod study;
 mod svg;
-mod train;
 mod work;
 
+pub use bgfarm_cli_common::{nets, race_args, search_args, CliError};
 use clap::{Parser, Subcommand};
-use std::fmt;
-
-/// A one-line error for the user.
-#[derive(Debug)]
-pub struct CliError(String);
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl<E: std::error::Error> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
-}
-
-impl CliError {
-    /// An error with the given message.
-    pub fn msg(m: impl Into<String>) -> Self {
-        CliError(m.into())
-    }
-}
 
 /// bgfarm: backgammon rollouts and match simulations, from one laptop to a cluster.
 #[derive(Parser)]
@@ -82,10 +52,7 @@ enum Command {
     /// Rank the plays of a roll by an n-ply search with a move filter (cubeless):
     /// probabilities, equity and difference to the best, like GNU Backgammon's hint.
     Hint(hint::Args),
-    /// Score move filters against a search of every play on self-play decisions:
-    /// cost per decision, large misses and speed-up (table and CSV).
-    FilterStudy(filter_study::Args),
-    /// Benchmarks against GNU Backgammon's oracle files.
+    /// Benchmarks of the cluster: coordinator capacity and scaling over workers.
     Bench(bench::Args),
     /// Play cubeless money games between two players with duplicate dice and report
     /// points per game with its standard error.
@@ -100,8 +67,6 @@ enum Command {
     /// Studies: grids of match simulations with tables, parabola fits and SVG plots
     /// (cube-life, money-cube-life, games-per-match).
     Study(study::Args),
-    /// Train the evaluation networks (TD(lambda) self-play).
-    Train(train::Args),
     /// Run a coordinator: gRPC for clients and workers, jobs stored in sled.
     Serve(serve::Args),
     /// Run a worker: pull trial batches from a coordinator and run them on every core.
@@ -122,14 +87,12 @@ pub fn run() -> Result<(), CliError> {
         Command::Met(a) => met::run(a),
         Command::Moves(a) => moves::run(a),
         Command::Hint(a) => hint::run(a),
-        Command::FilterStudy(a) => filter_study::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::MatchSim(a) => matchsim::run(a),
         Command::Rollout(a) => rollout::run(a),
         Command::Show(a) => show::run(a),
         Command::Study(a) => study::run(a),
-        Command::Train(a) => train::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),

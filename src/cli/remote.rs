@@ -12,7 +12,7 @@ use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
 use bgfarm_proto::client::{job_client, JobClient};
 use bgfarm_proto::convert::{rollout_to_wire, stats_from_wire};
 use bgfarm_proto::v1;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::time::Duration;
 
 /// Consecutive failed attempts to follow the job before giving up: with 0.5 s to
@@ -60,21 +60,7 @@ pub fn rollout(
     Ok((total, threads))
 }
 
-/// A progress bar of `len` `unit`s (hidden with `--json`).
-pub fn bar(json: bool, len: u64, unit: &str) -> Result<ProgressBar, CliError> {
-    let bar = if json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(len)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{pos}}/{{len}} {unit} {{per_sec}} ETA {{eta}} {{msg}}"
-        ))
-        .map_err(|e| CliError::msg(e.to_string()))?,
-    );
-    Ok(bar)
-}
+pub use bgfarm_cli_common::progress::bar;
 
 /// How a client reaches a coordinator: its token file and, for https://, the CA.
 pub struct Access {

@@ -1,6 +1,7 @@
 //! What the cluster commands share: an async runtime and structured logs on stderr.
 
 use super::CliError;
+use bgfarm_cli_common::entry::sigpipe;
 
 /// A multi-threaded tokio runtime for network I/O (trials run on rayon threads),
 /// with SIGPIPE ignored while it lives.
@@ -17,14 +18,6 @@ impl NetRuntime {
     /// Runs `f` to completion.
     pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
         self.0.block_on(f)
-    }
-}
-
-fn sigpipe(disposition: libc::sighandler_t) {
-    // SAFETY: setting a process-wide signal disposition to SIG_IGN or SIG_DFL has no
-    // memory-safety preconditions (no handler function runs).
-    unsafe {
-        libc::signal(libc::SIGPIPE, disposition);
     }
 }
 

@@ -315,8 +315,8 @@ mod tests {
     use crate::dice::Dice;
     use crate::eval::net::encode::{encode, SparseInputs};
     use crate::movegen::MoveGenerator;
+    use crate::races::{race_positions, RaceKind};
     use crate::testutil::{default_nets, random_positions};
-    use crate::train::races::{race_positions, RaceKind};
 
     fn raw(p: &Position) -> Vec<f32> {
         let mut s = SparseInputs::default();

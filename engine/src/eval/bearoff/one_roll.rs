@@ -5,7 +5,7 @@
 //!
 //! Shared by [`SideRace`](super::side_race::SideRace)'s first-off lookahead and
 //! the bootstrapped training targets
-//! ([`bootstrap_target`](crate::train::side_net::bootstrap_target)), which differ
+//! (`bootstrap_target` in bgfarm-lab's `train::side_net`), which differ
 //! in how they value the sides after the plays and in whether they filter.
 
 use super::one_sided::side_position;

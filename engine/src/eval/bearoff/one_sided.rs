@@ -59,8 +59,8 @@ pub struct OneSidedDb {
 
 /// A position holding only `side` (the mover's checkers, `[i]` on point `i + 1`, at
 /// most 24 points: the home board here, a whole side in `gammon_save`; no opponent
-/// checkers).
-pub(crate) fn side_position(side: &[u8]) -> Position {
+/// checkers). Public because `bgfarm-lab`'s side-net samples build sides with it.
+pub fn side_position(side: &[u8]) -> Position {
     let mut pos = Position::STARTING;
     let p = pos.pips_mut();
     *p = [0; 26];

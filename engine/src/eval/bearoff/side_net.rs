@@ -179,8 +179,9 @@ impl SideNet {
         }
     }
 
-    /// The same, to change (a fit's gradients and steps).
-    pub(crate) fn hidden_weights_mut(&mut self, head: Head) -> (&mut Vec<f32>, &mut Vec<f32>) {
+    /// The same, to change (a fit's gradients and steps). Public because the
+    /// side-net fit lives in `bgfarm-lab`, outside the engine.
+    pub fn hidden_weights_mut(&mut self, head: Head) -> (&mut Vec<f32>, &mut Vec<f32>) {
         match (&mut self.first_hidden, head) {
             (Some(f), Head::FirstOff) => (&mut f.w, &mut f.b),
             _ => (&mut self.w1, &mut self.b1),
