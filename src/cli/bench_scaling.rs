@@ -13,9 +13,11 @@
 use super::CliError;
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::eval::fingerprint::fingerprint;
-use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, TrialSettings};
+use bgfarm_engine::rollout::{
+    Candidate, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings,
+};
 use bgfarm_engine::Position;
-use bgfarm_proto::convert::rollout_to_wire;
+use bgfarm_proto::convert::plan_to_wire;
 use bgfarm_proto::v1;
 use bgfarm_worker::WorkerConfig;
 use std::path::Path;
@@ -109,7 +111,13 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             late: None,
         },
     };
-    let spec = rollout_to_wire(&job, sj.trials, sj.batch, &fingerprint(&eval).to_string());
+    let plan = RolloutPlan {
+        job,
+        trials: sj.trials,
+        batch: sj.batch,
+        stop: StopRules::default(),
+    };
+    let spec = plan_to_wire(&plan, &fingerprint(&eval).to_string());
     let (start, cpu0) = (Instant::now(), cpu_seconds());
     let id = core
         .submit(spec)
