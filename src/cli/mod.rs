@@ -18,6 +18,7 @@ mod matchsim;
 mod met;
 mod moves;
 mod nets;
+mod plan_errors;
 mod players;
 mod race_args;
 mod referee_values;
@@ -30,6 +31,7 @@ mod serve;
 mod show;
 mod study;
 mod svg;
+mod threads;
 mod train;
 mod work;
 

@@ -22,10 +22,12 @@
 //! independent runs would. Each cell's result is the deterministic `match-sim` job
 //! with that spec.
 
-use super::matchsim::{fold_pairs, pool};
+use super::matchsim::fold_pairs;
 use super::met::load_table;
 use super::nets::load_evaluator;
+use super::plan_errors::sim_flag_error;
 use super::svg::{chart, Series};
+use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::fit::fit_parabola;
