@@ -107,7 +107,15 @@ mod tests {
             settings: TrialSettings::default(),
         };
         let stop = StopRules::default();
-        plan_to_wire(&RolloutPlan { job, trials, batch, stop }, "fp")
+        plan_to_wire(
+            &RolloutPlan {
+                job,
+                trials,
+                batch,
+                stop,
+            },
+            "fp",
+        )
     }
 
     fn sim(pairs: u64, batch: u64) -> v1::JobSpec {

@@ -13,9 +13,7 @@
 use super::CliError;
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::eval::fingerprint::fingerprint;
-use bgfarm_engine::rollout::{
-    Candidate, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings,
-};
+use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings};
 use bgfarm_engine::Position;
 use bgfarm_proto::convert::plan_to_wire;
 use bgfarm_proto::v1;

@@ -44,7 +44,10 @@ pub struct SimPlan {
 pub enum SimPlanError {
     Pairs(u64),
     Batch(u64),
-    TooManyBatches { pairs: u64, batch: u64 },
+    TooManyBatches {
+        pairs: u64,
+        batch: u64,
+    },
     /// The match rules (length, Jacoby rule).
     Spec(crate::ParseError),
 }
@@ -88,8 +91,7 @@ impl SimPlan {
         if self.pairs == 0 || self.pairs > MAX_PAIRS {
             return Err(SimPlanError::Pairs(self.pairs));
         }
-        if self.batch == 0 || !self.batch.is_multiple_of(FOLD_CHUNK) || self.batch > MAX_SIM_BATCH
-        {
+        if self.batch == 0 || !self.batch.is_multiple_of(FOLD_CHUNK) || self.batch > MAX_SIM_BATCH {
             return Err(SimPlanError::Batch(self.batch));
         }
         if self.pairs.div_ceil(self.batch) > MAX_BATCHES {
@@ -121,17 +123,24 @@ mod tests {
         };
         assert_eq!(p.validate(), Ok(()));
         p.batch = 20;
-        assert!(p.validate().is_err_and(|e| e.to_string().contains("multiple of 16")));
+        assert!(p
+            .validate()
+            .is_err_and(|e| e.to_string().contains("multiple of 16")));
         p.batch = 16;
         p.pairs = 0;
         assert_eq!(p.validate(), Err(SimPlanError::Pairs(0)));
         p.pairs = MAX_PAIRS;
-        assert!(matches!(p.validate(), Err(SimPlanError::TooManyBatches { .. })));
+        assert!(matches!(
+            p.validate(),
+            Err(SimPlanError::TooManyBatches { .. })
+        ));
         p.pairs = 2;
         p.length = 65;
         assert!(p.validate().is_err_and(|e| e.to_string().contains("64")));
         p.length = 5;
         p.jacoby = true;
-        assert!(p.validate().is_err_and(|e| e.to_string().contains("Jacoby")));
+        assert!(p
+            .validate()
+            .is_err_and(|e| e.to_string().contains("Jacoby")));
     }
 }

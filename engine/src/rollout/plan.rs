@@ -42,7 +42,10 @@ pub enum PlanError {
     TooManyCandidates(usize),
     Trials(u64),
     Batch(u64),
-    TooManyBatches { trials: u64, batch: u64 },
+    TooManyBatches {
+        trials: u64,
+        batch: u64,
+    },
     /// A chequer or cube ply above [`MAX_TRIAL_PLY`]: (which, value).
     Ply(&'static str, u8),
     /// Cube decisions searched in a cubeless rollout.
@@ -181,25 +184,46 @@ pub(crate) mod tests {
         let ok = plan(1296, 144, StopRules::default());
         assert_eq!(ok.validate(), Ok(()));
         assert_eq!(ok.batches(), 9);
-        assert_eq!(plan(1000, 144, StopRules::default()).batch_range(6), 864..1000);
-        assert_eq!(plan(0, 36, StopRules::default()).validate(), Err(PlanError::Trials(0)));
+        assert_eq!(
+            plan(1000, 144, StopRules::default()).batch_range(6),
+            864..1000
+        );
+        assert_eq!(
+            plan(0, 36, StopRules::default()).validate(),
+            Err(PlanError::Trials(0))
+        );
         let big = plan(MAX_TRIALS + 1, 144, StopRules::default());
         assert_eq!(big.validate(), Err(PlanError::Trials(MAX_TRIALS + 1)));
-        assert_eq!(plan(144, 50, StopRules::default()).validate(), Err(PlanError::Batch(50)));
+        assert_eq!(
+            plan(144, 50, StopRules::default()).validate(),
+            Err(PlanError::Batch(50))
+        );
         assert!(matches!(
             plan(MAX_TRIALS, 36, StopRules::default()).validate(),
             Err(PlanError::TooManyBatches { .. })
         ));
         let mut deep = ok.clone();
         deep.job.settings.opponent_ply = Some(MAX_TRIAL_PLY + 1);
-        assert!(matches!(deep.validate(), Err(PlanError::Ply("opponent chequer ply", _))));
+        assert!(matches!(
+            deep.validate(),
+            Err(PlanError::Ply("opponent chequer ply", _))
+        ));
         let mut cube_ply = ok.clone();
         cube_ply.job.settings.cube_ply = 1;
         assert_eq!(cube_ply.validate(), Err(PlanError::CubePlyWithoutCube));
         cube_ply.job.settings.cube = Some(CubeRules::Money { jacoby: false });
         assert_eq!(cube_ply.validate(), Ok(()));
-        let se = plan(144, 36, StopRules { se_target: Some(0.0), jsd: None });
-        assert!(se.validate().is_err_and(|e| e.to_string().contains("se_target")));
+        let se = plan(
+            144,
+            36,
+            StopRules {
+                se_target: Some(0.0),
+                jsd: None,
+            },
+        );
+        assert!(se
+            .validate()
+            .is_err_and(|e| e.to_string().contains("se_target")));
         let mut none = ok;
         none.job.candidates.clear();
         assert_eq!(none.validate(), Err(PlanError::NoCandidates));

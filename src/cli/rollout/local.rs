@@ -34,7 +34,8 @@ pub fn run_local(
                     |scratch, b| {
                         let range = plan.batch_range(b);
                         let n = range.end - range.start;
-                        let r = run_batch(&plan.job, eval, None, range, active, Some(&cache), scratch);
+                        let r =
+                            run_batch(&plan.job, eval, None, range, active, Some(&cache), scratch);
                         bar.inc(n);
                         r
                     },
@@ -70,4 +71,3 @@ fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {
         .collect::<Vec<_>>()
         .join("  ")
 }
-

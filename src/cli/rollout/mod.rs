@@ -10,6 +10,7 @@ mod local;
 mod plan;
 mod remote;
 mod report;
+mod rows;
 mod table;
 
 pub use args::Args;
@@ -20,7 +21,7 @@ use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::Dice;
-use report::Finished;
+use rows::Finished;
 use std::time::Instant;
 
 pub fn run(args: Args) -> Result<(), CliError> {

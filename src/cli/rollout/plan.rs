@@ -5,12 +5,12 @@
 
 use super::args::Args;
 use crate::cli::input::PositionInput;
+use crate::cli::plan_errors::rollout_flag_error;
 use crate::cli::CliError;
 use bgfarm_engine::cube::Cube;
 use bgfarm_engine::eval::after_move;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::notation::{format_move, parse_move};
-use crate::cli::plan_errors::rollout_flag_error;
 use bgfarm_engine::rollout::{
     Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings,
 };

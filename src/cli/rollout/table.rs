@@ -2,7 +2,7 @@
 //! first, with its difference to the best) and the cube decision, if any.
 
 use super::args::Args;
-use super::report::{JsonCandidate, Summary};
+use super::rows::{JsonCandidate, Summary};
 use bgfarm_engine::rollout::CubeRules;
 
 /// Prints `rows` (best first) and the rest of `s` as a table.
