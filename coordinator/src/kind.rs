@@ -88,8 +88,7 @@ impl Work {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::matchsim::CubeStrategy;
-    use bgfarm_engine::met::MatchEquityTable;
+    use crate::testutil::sim_plan;
     use bgfarm_engine::rollout::{Candidate, RolloutJob, StopRules, TrialSettings};
     use bgfarm_engine::Position;
     use bgfarm_proto::convert::plan_to_wire;
@@ -97,12 +96,7 @@ mod tests {
 
     fn rollout(trials: u64, batch: u64) -> v1::JobSpec {
         let job = RolloutJob {
-            candidates: vec![Candidate {
-                label: None,
-                start: Position::STARTING,
-                report_for_opponent: false,
-                cube: Default::default(),
-            }],
+            candidates: vec![Candidate::position(Position::STARTING)],
             seed: 1,
             settings: TrialSettings::default(),
         };
@@ -119,18 +113,7 @@ mod tests {
     }
 
     fn sim(pairs: u64, batch: u64) -> v1::JobSpec {
-        let plan = SimPlan {
-            a: CubeStrategy::parse("janowski-match").expect("a"),
-            b: CubeStrategy::parse("janowski-money").expect("b"),
-            length: 5,
-            met: MatchEquityTable::kazaross_xg2(),
-            jacoby: false,
-            luck: false,
-            seed: 1,
-            pairs,
-            batch,
-        };
-        sim_plan_to_wire(&plan, "fp")
+        sim_plan_to_wire(&sim_plan(pairs, batch), "fp")
     }
 
     #[test]

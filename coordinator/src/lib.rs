@@ -21,6 +21,8 @@ mod kind;
 pub mod metrics;
 mod outcome;
 mod reap;
+#[cfg(test)]
+mod testutil;
 mod validate;
 mod validate_sim;
 mod worker_api;

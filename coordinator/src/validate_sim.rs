@@ -93,23 +93,8 @@ fn check_chunk(m: &SimPlan, n: u64, s: &SimStats) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::matchsim::CubeStrategy;
-    use bgfarm_engine::met::MatchEquityTable;
+    use crate::testutil::sim_plan as spec;
     use bgfarm_proto::matchsim::totals_to_wire;
-
-    fn spec(pairs: u64, batch: u64) -> SimPlan {
-        SimPlan {
-            a: CubeStrategy::parse("janowski-match").expect("a"),
-            b: CubeStrategy::parse("janowski-money").expect("b"),
-            length: 5,
-            met: MatchEquityTable::kazaross_xg2(),
-            jacoby: false,
-            luck: false,
-            seed: 1,
-            pairs,
-            batch,
-        }
-    }
 
     /// Plausible totals of `n` pairs: A wins every match in 3 games.
     fn chunk(n: u64) -> SimStats {

@@ -24,12 +24,7 @@ impl Drop for TempDir {
 
 fn spec(trials: u64) -> v1::JobSpec {
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,
         settings: TrialSettings::default(),
     };
@@ -289,18 +284,8 @@ async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
 
 /// A rollout spec over three candidates with a JSD stop rule, waves of one batch.
 fn jsd_spec() -> v1::JobSpec {
-    let c = |p: Position| Candidate {
-        label: None,
-        start: p,
-        report_for_opponent: false,
-        cube: Default::default(),
-    };
     let job = RolloutJob {
-        candidates: vec![
-            c(Position::STARTING),
-            c(Position::STARTING),
-            c(Position::STARTING),
-        ],
+        candidates: vec![Candidate::position(Position::STARTING); 3],
         seed: 1,
         settings: TrialSettings::default(),
     };

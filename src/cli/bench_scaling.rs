@@ -91,12 +91,7 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
     }
     let eval = bgfarm_worker::default_evaluator().map_err(CliError::msg)?;
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 7,
         settings: TrialSettings {
             luck: Luck::Full,

@@ -121,12 +121,7 @@ pub async fn run(
         },
     ));
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,
         settings: TrialSettings::default(),
     };

@@ -12,7 +12,7 @@
 use super::met::load_table;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
-use super::remote::Access;
+use super::remote::{Access, RemoteArgs};
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
@@ -62,17 +62,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Run on the coordinator at this URL (`http://host:port`) instead of
-    /// in-process; the results are bit-identical.
-    #[arg(long)]
-    pub coordinator: Option<String>,
-    /// With --coordinator: file holding the client token.
-    #[arg(long)]
-    pub token_file: Option<std::path::PathBuf>,
-    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
-    /// certificate (default: the system's roots).
-    #[arg(long)]
-    pub tls_ca: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// With --coordinator: duplicate pairs per batch (a multiple of 16). Does not
     /// change the results; 64 pairs of 7-point matches are ~1 s on one core.
     #[arg(long, default_value_t = DEFAULT_SIM_BATCH)]
@@ -147,9 +138,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (a, b, met) = (plan.a, plan.b, &plan.met);
     let eval = load_evaluator(&args.net)?;
     let start = Instant::now();
-    let (stats, threads) = match &args.coordinator {
+    let (stats, threads) = match &args.remote.coordinator {
         Some(url) => {
-            let access = Access::for_default_nets(&args.net, &args.token_file, &args.tls_ca)?;
+            let access = Access::for_default_nets(&args.net, &args.remote)?;
             let fp = fingerprint(&eval).to_string();
             super::remote_sim::match_sim(url, &access, args.json, &plan, &fp)?
         }

@@ -39,6 +39,22 @@ pub fn bar(json: bool, len: u64, unit: &str) -> Result<ProgressBar, CliError> {
     Ok(bar)
 }
 
+/// The flags of a command that may run on a coordinator instead of in-process.
+#[derive(clap::Args)]
+pub struct RemoteArgs {
+    /// Run on the coordinator at this URL (`http://host:port`) instead of
+    /// in-process; the results are bit-identical.
+    #[arg(long)]
+    pub coordinator: Option<String>,
+    /// With --coordinator: file holding the client token.
+    #[arg(long)]
+    pub token_file: Option<std::path::PathBuf>,
+    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
+    /// certificate (default: the system's roots).
+    #[arg(long)]
+    pub tls_ca: Option<std::path::PathBuf>,
+}
+
 /// How a client reaches a coordinator: its token file and, for https://, the CA.
 pub struct Access {
     pub token_file: Option<std::path::PathBuf>,
@@ -48,19 +64,15 @@ pub struct Access {
 impl Access {
     /// The access of a command's `--token-file` and `--tls-ca`, for a job computed
     /// with nets `net` (`--net`): workers run the default nets only.
-    pub fn for_default_nets(
-        net: &str,
-        token_file: &Option<std::path::PathBuf>,
-        tls_ca: &Option<std::path::PathBuf>,
-    ) -> Result<Access, CliError> {
+    pub fn for_default_nets(net: &str, remote: &RemoteArgs) -> Result<Access, CliError> {
         if net != "default" {
             return Err(CliError::msg(
                 "workers run the default nets: use --net default with --coordinator",
             ));
         }
         Ok(Access {
-            token_file: token_file.clone(),
-            tls_ca: tls_ca.clone(),
+            token_file: remote.token_file.clone(),
+            tls_ca: remote.tls_ca.clone(),
         })
     }
 }

@@ -48,6 +48,19 @@ pub struct Candidate {
     pub cube: CubeStart,
 }
 
+impl Candidate {
+    /// The rollout of `start` itself, before the roll, reported for the player on
+    /// roll, with a centred cube of 1.
+    pub fn position(start: Position) -> Candidate {
+        Candidate {
+            label: None,
+            start,
+            report_for_opponent: false,
+            cube: CubeStart::default(),
+        }
+    }
+}
+
 /// A rollout job: what the coordinator splits into batches.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RolloutJob {

@@ -164,12 +164,7 @@ pub(crate) mod tests {
     pub(crate) fn plan(trials: u64, batch: u64, stop: StopRules) -> RolloutPlan {
         RolloutPlan {
             job: RolloutJob {
-                candidates: vec![Candidate {
-                    label: None,
-                    start: Position::STARTING,
-                    report_for_opponent: false,
-                    cube: Default::default(),
-                }],
+                candidates: vec![Candidate::position(Position::STARTING)],
                 seed: 1,
                 settings: TrialSettings::default(),
             },

@@ -1,5 +1,7 @@
 //! The command line of `bgfarm rollout`.
 
+use crate::cli::remote::RemoteArgs;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
@@ -97,15 +99,6 @@ pub struct Args {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Run on the coordinator at this URL (`http://host:port`) instead of in-process;
-    /// the result is bit-identical.
-    #[arg(long)]
-    pub coordinator: Option<String>,
-    /// With --coordinator: file holding the client token.
-    #[arg(long)]
-    pub token_file: Option<std::path::PathBuf>,
-    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
-    /// certificate (default: the system's roots).
-    #[arg(long)]
-    pub tls_ca: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let plan = plan::build(&args, &input, &eval, dice)?;
     let fp = fingerprint(&eval).to_string();
     let start = Instant::now();
-    let (total, threads) = match &args.coordinator {
+    let (total, threads) = match &args.remote.coordinator {
         Some(url) => remote::run_remote(url, &args, &plan, &fp)?,
         None => {
             let pool = pool(args.threads)?;

@@ -92,12 +92,7 @@ fn build_candidates(
     spec: &str,
 ) -> Result<Vec<Candidate>, CliError> {
     let Some(dice) = dice else {
-        return Ok(vec![Candidate {
-            label: None,
-            start: *pos,
-            report_for_opponent: false,
-            cube: CubeStart::default(),
-        }]);
+        return Ok(vec![Candidate::position(*pos)]);
     };
     let mut gen = MoveGenerator::new();
     let legal = gen.generate(pos, dice).to_vec();

@@ -17,7 +17,7 @@ pub fn run_remote(
     plan: &RolloutPlan,
     fingerprint: &str,
 ) -> Result<(RolloutStats, usize), CliError> {
-    let access = Access::for_default_nets(&args.net, &args.token_file, &args.tls_ca)?;
+    let access = Access::for_default_nets(&args.net, &args.remote)?;
     let bar = bar(args.json, plan.trials, "trials")?;
     let (got, threads) = run_job(url, &access, plan_to_wire(plan, fingerprint), &bar, 1)?;
     let total =
