@@ -10,7 +10,6 @@ use crate::job::Job;
 use crate::kind::Work;
 use crate::metrics::{self, Counters, Snapshot, WorkerLine};
 use crate::outcome::Outcome;
-use crate::validate::check_spec;
 use crate::workers::Workers;
 use bgfarm_proto::v1;
 use bgfarm_storage::{JobRecord, JobState, Store, StoreError};
@@ -74,9 +73,12 @@ fn resume(store: &Store, rec: &JobRecord) -> Result<Option<Job>, StoreError> {
             return Ok(None);
         }
     };
-    let Some(work) = Work::of(&spec) else {
-        warn!(job = rec.id, "stored spec of an unknown kind, job skipped");
-        return Ok(None);
+    let work = match Work::of(&spec) {
+        Ok(w) => w,
+        Err(e) => {
+            warn!(job = rec.id, "stored spec unusable, job skipped: {e}");
+            return Ok(None);
+        }
     };
     let mut job = Job::new(rec.id, spec, work, rec.state);
     job.message = rec.message.clone();
@@ -163,7 +165,7 @@ impl Core {
 
     /// Validates and stores a new job; its batches are pending at once.
     pub async fn submit(&self, spec: v1::JobSpec) -> Result<v1::JobStatus, Status> {
-        let work = check_spec(&spec).map_err(Status::invalid_argument)?;
+        let work = Work::of(&spec).map_err(Status::invalid_argument)?;
         let store = self.store.clone();
         let mut rec = JobRecord {
             id: 0,

@@ -4,8 +4,7 @@ use crate::batch::Batch;
 use crate::kind::Work;
 use crate::outcome::{fold, Outcome};
 use crate::split_batches;
-use crate::stop::StopRules;
-use crate::waves::Waves;
+use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::JobState;
 use std::collections::VecDeque;
@@ -65,20 +64,12 @@ impl Job {
             .map(Batch::new)
             .collect();
         let waves = match &work {
-            Work::Rollout(r) => {
-                let rules = StopRules::from_wire(r.stop.as_ref());
-                rules.any().then(|| {
-                    Waves::new(
-                        rules,
-                        r.batch_size,
-                        batches.len() as u64,
-                        r.candidates.len(),
-                    )
-                })
-            }
-            Work::MatchSim(_) => None,
+            Work::Rollout { plan, .. } => plan.stop.any().then(|| Waves::new(plan)),
+            Work::MatchSim { .. } => None,
         };
-        let released = waves.as_ref().map_or(batches.len() as u64, |w| w.wave.end);
+        let released = waves
+            .as_ref()
+            .map_or(batches.len() as u64, |w| w.wave().end);
         let pending = if state.is_final() {
             VecDeque::new()
         } else {
@@ -138,7 +129,8 @@ impl Job {
         let Some(waves) = self.waves.as_mut() else {
             return;
         };
-        let wave = &self.batches[waves.wave.start as usize..waves.wave.end as usize];
+        let range = waves.wave();
+        let wave = &self.batches[range.start as usize..range.end as usize];
         if !wave.iter().all(|b| b.result.is_some()) {
             return;
         }
@@ -148,10 +140,10 @@ impl Job {
         });
         match waves.finish_wave(results) {
             Some(next) => {
-                let active = if waves.active.iter().all(|&a| a) {
+                let active = if waves.active().iter().all(|&a| a) {
                     Vec::new()
                 } else {
-                    waves.active.clone()
+                    waves.active().to_vec()
                 };
                 for b in next {
                     self.batches[b as usize].active = active.clone();

@@ -1,57 +1,145 @@
-//! The kinds of job and the little the coordinator needs of each: the engine
-//! fingerprint its results must be computed with, its number of work units (trials
-//! of a rollout, duplicate pairs of a match simulation) and its batch size. How a
-//! unit is computed is the workers' business.
+//! The kinds of job and what the coordinator keeps of each: its plan, decoded from
+//! the submitted spec and validated ([`bgfarm_engine::rollout::RolloutPlan`],
+//! [`bgfarm_engine::matchsim::SimPlan`]), and the engine fingerprint its results
+//! must be computed with. How a work unit (a trial of a rollout, a duplicate pair
+//! of a match simulation) is computed is the workers' business.
 
+use bgfarm_engine::matchsim::SimPlan;
+use bgfarm_engine::rollout::RolloutPlan;
+use bgfarm_proto::convert::plan_from_wire;
+use bgfarm_proto::matchsim::sim_plan_from_wire;
 use bgfarm_proto::v1;
 
-/// The work of a job, as its spec gives it.
+/// Longest engine fingerprint accepted.
+const MAX_FINGERPRINT: usize = 200;
+
+/// The work of a job: its plan and the engine fingerprint of its results.
 #[derive(Clone, Debug)]
 pub enum Work {
-    Rollout(v1::RolloutSpec),
-    MatchSim(v1::MatchSimSpec),
+    Rollout {
+        plan: RolloutPlan,
+        fingerprint: String,
+    },
+    MatchSim {
+        plan: SimPlan,
+        fingerprint: String,
+    },
+}
+
+/// The fingerprint of a spec of `kind`: 1 to [`MAX_FINGERPRINT`] characters.
+fn fingerprint(f: &str, kind: &str) -> Result<String, String> {
+    if f.is_empty() || f.len() > MAX_FINGERPRINT {
+        return Err(format!(
+            "{kind} spec needs the engine fingerprint (1 to {MAX_FINGERPRINT} characters)"
+        ));
+    }
+    Ok(f.to_string())
 }
 
 impl Work {
-    /// The work of `spec`; `None` for a spec without a kind (or of a kind this
-    /// coordinator does not know).
-    pub fn of(spec: &v1::JobSpec) -> Option<Work> {
+    /// The work of a submitted (or stored) spec, validated; `Err` carries the
+    /// message for INVALID_ARGUMENT, naming the field.
+    pub fn of(spec: &v1::JobSpec) -> Result<Work, String> {
         match &spec.kind {
-            Some(v1::job_spec::Kind::Rollout(r)) => Some(Work::Rollout(r.clone())),
-            Some(v1::job_spec::Kind::MatchSim(m)) => Some(Work::MatchSim(m.clone())),
-            None => None,
+            Some(v1::job_spec::Kind::Rollout(r)) => Ok(Work::Rollout {
+                fingerprint: fingerprint(&r.fingerprint, "rollout")?,
+                plan: plan_from_wire(r).map_err(|e| e.0)?,
+            }),
+            Some(v1::job_spec::Kind::MatchSim(m)) => Ok(Work::MatchSim {
+                fingerprint: fingerprint(&m.fingerprint, "match-sim")?,
+                plan: sim_plan_from_wire(m).map_err(|e| e.0)?,
+            }),
+            None => Err("job spec has no kind: submit a rollout or a match simulation".into()),
         }
     }
 
     /// The engine fingerprint of the job: only workers with it are leased batches.
     pub fn fingerprint(&self) -> &str {
         match self {
-            Work::Rollout(r) => &r.fingerprint,
-            Work::MatchSim(m) => &m.fingerprint,
+            Work::Rollout { fingerprint, .. } | Work::MatchSim { fingerprint, .. } => fingerprint,
         }
     }
 
     /// Work units: trials per candidate, or duplicate pairs.
     pub fn units(&self) -> u64 {
         match self {
-            Work::Rollout(r) => r.trials,
-            Work::MatchSim(m) => m.pairs,
+            Work::Rollout { plan, .. } => plan.trials,
+            Work::MatchSim { plan, .. } => plan.pairs,
         }
     }
 
     /// Units per batch.
     pub fn batch_size(&self) -> u64 {
         match self {
-            Work::Rollout(r) => r.batch_size,
-            Work::MatchSim(m) => m.batch_size,
+            Work::Rollout { plan, .. } => plan.batch,
+            Work::MatchSim { plan, .. } => plan.batch,
         }
     }
 
     /// "rollout" or "match-sim", for logs and metrics.
     pub fn name(&self) -> &'static str {
         match self {
-            Work::Rollout(_) => "rollout",
-            Work::MatchSim(_) => "match-sim",
+            Work::Rollout { .. } => "rollout",
+            Work::MatchSim { .. } => "match-sim",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::sim_plan;
+    use bgfarm_engine::rollout::{Candidate, RolloutJob, StopRules, TrialSettings};
+    use bgfarm_engine::Position;
+    use bgfarm_proto::convert::plan_to_wire;
+    use bgfarm_proto::matchsim::sim_plan_to_wire;
+
+    fn rollout(trials: u64, batch: u64) -> v1::JobSpec {
+        let job = RolloutJob {
+            candidates: vec![Candidate::position(Position::STARTING)],
+            seed: 1,
+            settings: TrialSettings::default(),
+        };
+        let stop = StopRules::default();
+        plan_to_wire(
+            &RolloutPlan {
+                job,
+                trials,
+                batch,
+                stop,
+            },
+            "fp",
+        )
+    }
+
+    fn sim(pairs: u64, batch: u64) -> v1::JobSpec {
+        sim_plan_to_wire(&sim_plan(pairs, batch), "fp")
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        assert!(Work::of(&rollout(144, 36)).is_ok());
+        assert!(Work::of(&rollout(0, 36)).is_err_and(|e| e.contains("trials")));
+        assert!(Work::of(&rollout(144, 50)).is_err_and(|e| e.contains("multiple of 36")));
+        let mut s = rollout(144, 36);
+        if let Some(v1::job_spec::Kind::Rollout(r)) = &mut s.kind {
+            r.candidates[0].position_id = "nonsense".into();
+        }
+        assert!(Work::of(&s).is_err_and(|e| e.contains("position ID")));
+        let mut s = rollout(144, 36);
+        if let Some(v1::job_spec::Kind::Rollout(r)) = &mut s.kind {
+            r.fingerprint.clear();
+        }
+        assert!(Work::of(&s).is_err_and(|e| e.contains("fingerprint")));
+        assert!(Work::of(&v1::JobSpec { kind: None }).is_err());
+
+        assert!(Work::of(&sim(40, 32)).is_ok());
+        assert!(Work::of(&sim(0, 32)).is_err_and(|e| e.contains("pairs")));
+        assert!(Work::of(&sim(40, 20)).is_err_and(|e| e.contains("multiple of 16")));
+        let mut s = sim(40, 32);
+        if let Some(v1::job_spec::Kind::MatchSim(m)) = &mut s.kind {
+            m.length = 65;
+        }
+        assert!(Work::of(&s).is_err_and(|e| e.contains("64")));
     }
 }

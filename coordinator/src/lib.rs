@@ -21,10 +21,10 @@ mod kind;
 pub mod metrics;
 mod outcome;
 mod reap;
-pub mod stop;
+#[cfg(test)]
+mod testutil;
 mod validate;
 mod validate_sim;
-mod waves;
 mod worker_api;
 mod workers;
 
@@ -32,6 +32,7 @@ pub use auth::BearerAuth;
 pub use config::{Config, TlsIdentity};
 pub use core::Core;
 
+use bgfarm_engine::rollout::plan::batch_range;
 use bgfarm_proto::v1::client_service_server::ClientServiceServer;
 use bgfarm_proto::v1::worker_service_server::WorkerServiceServer;
 use bgfarm_proto::MAX_MESSAGE_BYTES;
@@ -46,9 +47,8 @@ use tonic::service::interceptor::InterceptedService;
 /// one possibly shorter). Batches are the unit of leasing and of the deterministic
 /// fold: results are merged in batch-index order.
 pub fn split_batches(trials: u64, batch: u64) -> Vec<Range<u64>> {
-    let batch = batch.max(1);
-    (0..trials.div_ceil(batch))
-        .map(|k| k * batch..((k + 1) * batch).min(trials))
+    (0..trials.div_ceil(batch.max(1)))
+        .map(|k| batch_range(trials, batch, k))
         .collect()
 }
 

@@ -27,11 +27,11 @@ impl Outcome {
     /// are the wire message the coordinator accepted).
     pub fn decode(work: &Work, bytes: &[u8]) -> Result<Outcome, String> {
         match work {
-            Work::Rollout(_) => {
+            Work::Rollout { .. } => {
                 let w = v1::BatchStats::decode(bytes).map_err(|e| e.to_string())?;
                 stats_from_wire(&w).map(Outcome::Rollout).map_err(|e| e.0)
             }
-            Work::MatchSim(_) => {
+            Work::MatchSim { .. } => {
                 let w = v1::MatchSimStats::decode(bytes).map_err(|e| e.to_string())?;
                 Ok(Outcome::MatchSim(
                     w.chunks.iter().map(totals_from_wire).collect(),
@@ -48,8 +48,8 @@ pub fn fold<'a>(
     outcomes: impl Iterator<Item = &'a Outcome>,
 ) -> (Option<v1::BatchStats>, Option<v1::SimTotals>) {
     match work {
-        Work::Rollout(r) => {
-            let mut total = RolloutStats::new(r.candidates.len());
+        Work::Rollout { plan, .. } => {
+            let mut total = RolloutStats::new(plan.job.candidates.len());
             for o in outcomes {
                 if let Outcome::Rollout(s) = o {
                     total.merge(s);
@@ -57,7 +57,7 @@ pub fn fold<'a>(
             }
             (Some(stats_to_wire(&total)), None)
         }
-        Work::MatchSim(_) => {
+        Work::MatchSim { .. } => {
             let chunks = outcomes.flat_map(|o| match o {
                 Outcome::MatchSim(c) => c.as_slice(),
                 Outcome::Rollout(_) => &[],

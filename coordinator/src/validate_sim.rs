@@ -1,54 +1,19 @@
-//! Validation of match simulations: the spec a client submits and the chunk totals
-//! a worker hands in. Totals must be those of exactly the batch's pairs, chunk by
-//! chunk, and internally consistent (a forged or corrupted result is rejected, not
-//! folded into the aggregate).
+//! Validation of the chunk totals a worker hands in for a match simulation. Totals
+//! must be those of exactly the batch's pairs, chunk by chunk, and internally
+//! consistent (a forged or corrupted result is rejected, not folded into the
+//! aggregate).
 
 use bgfarm_engine::matchsim::chunk::chunks;
 use bgfarm_engine::matchsim::game::MONEY_CUBE_CAP;
-use bgfarm_engine::matchsim::SimStats;
-use bgfarm_proto::matchsim::{matchsim_from_wire, totals_from_wire};
+use bgfarm_engine::matchsim::{SimPlan, SimStats};
+use bgfarm_proto::matchsim::totals_from_wire;
 use bgfarm_proto::v1;
 use std::ops::Range;
 
-use crate::validate::MAX_BATCHES;
-
-/// Most duplicate pairs in one job: 10^9 matches, weeks of a large cluster.
-pub const MAX_PAIRS: u64 = 500_000_000;
-/// Largest batch: 65,536 pairs, about an hour of 7-point 0-ply matches on one core.
-pub const MAX_SIM_BATCH: u64 = 65_536;
-/// Pairs per fold chunk; batch sizes are multiples of it.
-const CHUNK: u64 = bgfarm_engine::matchsim::chunk::FOLD_CHUNK;
-
-/// Checks a submitted match-simulation spec.
-pub fn check_sim_spec(m: &v1::MatchSimSpec) -> Result<(), String> {
-    if m.pairs == 0 || m.pairs > MAX_PAIRS {
-        return Err(format!(
-            "pairs {}: must be between 1 and {MAX_PAIRS}",
-            m.pairs
-        ));
-    }
-    if m.batch_size == 0 || !m.batch_size.is_multiple_of(CHUNK) || m.batch_size > MAX_SIM_BATCH {
-        return Err(format!(
-            "batch_size {}: must be a positive multiple of {CHUNK} pairs up to {MAX_SIM_BATCH}",
-            m.batch_size
-        ));
-    }
-    if m.pairs.div_ceil(m.batch_size) > MAX_BATCHES {
-        return Err(format!(
-            "{} pairs in batches of {}: more than {MAX_BATCHES} batches",
-            m.pairs, m.batch_size
-        ));
-    }
-    if m.fingerprint.is_empty() || m.fingerprint.len() > 200 {
-        return Err("match-sim spec needs the engine fingerprint (1 to 200 characters)".into());
-    }
-    matchsim_from_wire(m).map(|_| ()).map_err(|e| e.0)
-}
-
-/// Checks the chunk totals handed in for the batch over pairs `pairs` of job `m`;
+/// Checks the chunk totals handed in for the batch over pairs `pairs` of plan `m`;
 /// `Ok` carries them decoded.
 pub fn check_sim_result(
-    m: &v1::MatchSimSpec,
+    m: &SimPlan,
     pairs: &Range<u64>,
     wire: &v1::MatchSimStats,
 ) -> Result<Vec<SimStats>, String> {
@@ -85,7 +50,7 @@ fn max_games(length: u32) -> u64 {
     (2 * u64::from(length)).saturating_sub(1).max(1)
 }
 
-fn check_chunk(m: &v1::MatchSimSpec, n: u64, s: &SimStats) -> Result<(), String> {
+fn check_chunk(m: &SimPlan, n: u64, s: &SimStats) -> Result<(), String> {
     let matches = 2 * n;
     if s.pairs != n || s.matches != matches {
         return Err(format!(
@@ -128,26 +93,8 @@ fn check_chunk(m: &v1::MatchSimSpec, n: u64, s: &SimStats) -> Result<(), String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::matchsim::{CubeStrategy, SimSpec};
-    use bgfarm_engine::met::MatchEquityTable;
-    use bgfarm_proto::matchsim::{matchsim_to_wire, totals_to_wire};
-
-    fn spec(pairs: u64, batch: u64) -> v1::MatchSimSpec {
-        let met = MatchEquityTable::kazaross_xg2();
-        let s = SimSpec {
-            a: CubeStrategy::parse("janowski-match").expect("a"),
-            b: CubeStrategy::parse("janowski-money").expect("b"),
-            length: 5,
-            met: &met,
-            jacoby: false,
-            luck: false,
-            seed: 1,
-        };
-        match matchsim_to_wire(&s, pairs, batch, "fp").kind {
-            Some(v1::job_spec::Kind::MatchSim(m)) => m,
-            _ => panic!("a match-sim spec"),
-        }
-    }
+    use crate::testutil::sim_plan as spec;
+    use bgfarm_proto::matchsim::totals_to_wire;
 
     /// Plausible totals of `n` pairs: A wins every match in 3 games.
     fn chunk(n: u64) -> SimStats {
@@ -165,16 +112,6 @@ mod tests {
             pair_adjusted_sq: 4.0 * n as f64,
             ..SimStats::default()
         }
-    }
-
-    #[test]
-    fn specs_are_checked() {
-        assert!(check_sim_spec(&spec(40, 32)).is_ok());
-        assert!(check_sim_spec(&spec(0, 32)).is_err_and(|e| e.contains("pairs")));
-        assert!(check_sim_spec(&spec(40, 20)).is_err_and(|e| e.contains("multiple of 16")));
-        let mut s = spec(40, 32);
-        s.length = 65;
-        assert!(check_sim_spec(&s).is_err_and(|e| e.contains("64")));
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //! the rest.
 
 use bgfarm_coordinator::{Config, Core};
-use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutStats, TrialSettings, OUTPUTS};
+use bgfarm_engine::rollout::{
+    Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings, OUTPUTS,
+};
 use bgfarm_engine::Position;
-use bgfarm_proto::convert::{rollout_to_wire, stats_to_wire};
+use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use bgfarm_storage::Store;
 use tonic::Code;
@@ -22,16 +24,17 @@ impl Drop for TempDir {
 
 fn spec(trials: u64) -> v1::JobSpec {
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,
         settings: TrialSettings::default(),
     };
-    rollout_to_wire(&job, trials, 36, "fp")
+    let plan = RolloutPlan {
+        job,
+        trials,
+        batch: 36,
+        stop: StopRules::default(),
+    };
+    plan_to_wire(&plan, "fp")
 }
 
 /// Plausible statistics of `n` trials all worth `x`.
@@ -190,31 +193,33 @@ fn sim_chunk(n: u64, adj: f64) -> bgfarm_engine::matchsim::SimStats {
 #[tokio::test]
 async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
     use bgfarm_engine::matchsim::chunk::fold_totals;
-    use bgfarm_engine::matchsim::{CubeStrategy, SimSpec};
+    use bgfarm_engine::matchsim::{CubeStrategy, SimPlan};
     use bgfarm_engine::met::MatchEquityTable;
-    use bgfarm_proto::matchsim::{matchsim_to_wire, totals_from_wire, totals_to_wire};
+    use bgfarm_proto::matchsim::{sim_plan_to_wire, totals_from_wire, totals_to_wire};
 
     let dir =
         TempDir(std::env::temp_dir().join(format!("bgfarm-coord-sim-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
-    let met = MatchEquityTable::kazaross_xg2();
-    let sim = SimSpec {
+    let mut sim = SimPlan {
         a: CubeStrategy::parse("janowski-match:x=0.7").expect("a"),
         b: CubeStrategy::parse("janowski-money:x=0.7").expect("b"),
         length: 5,
-        met: &met,
+        met: MatchEquityTable::kazaross_xg2(),
         jacoby: false,
         luck: true,
         seed: 3,
+        pairs: 40,
+        batch: 32,
     };
     // 40 pairs in batches of 32: batch 0 has chunks of 16 and 16, batch 1 one of 8.
     let job = core
-        .submit(matchsim_to_wire(&sim, 40, 32, "fp"))
+        .submit(sim_plan_to_wire(&sim, "fp"))
         .await
         .expect("submit")
         .job_id;
-    let mut bad = matchsim_to_wire(&sim, 40, 20, "fp");
+    sim.batch = 20;
+    let mut bad = sim_plan_to_wire(&sim, "fp");
     if let Some(v1::job_spec::Kind::MatchSim(m)) = &mut bad.kind {
         m.strategy_b = "gnubg".into();
     }
@@ -279,31 +284,21 @@ async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
 
 /// A rollout spec over three candidates with a JSD stop rule, waves of one batch.
 fn jsd_spec() -> v1::JobSpec {
-    let c = |p: Position| Candidate {
-        label: None,
-        start: p,
-        report_for_opponent: false,
-        cube: Default::default(),
-    };
     let job = RolloutJob {
-        candidates: vec![
-            c(Position::STARTING),
-            c(Position::STARTING),
-            c(Position::STARTING),
-        ],
+        candidates: vec![Candidate::position(Position::STARTING); 3],
         seed: 1,
         settings: TrialSettings::default(),
     };
-    let mut spec = rollout_to_wire(&job, 972, 324, "fp");
-    if let Some(v1::job_spec::Kind::Rollout(r)) = &mut spec.kind {
-        r.stop = Some(v1::StopRules {
+    let plan = RolloutPlan {
+        job,
+        trials: 972,
+        batch: 324,
+        stop: StopRules {
             se_target: None,
-            jsd: true,
-            jsd_min: 300,
-            jsd_k: 2.0,
-        });
-    }
-    spec
+            jsd: Some((300, 2.0)),
+        },
+    };
+    plan_to_wire(&plan, "fp")
 }
 
 /// Statistics of `n` trials per active candidate, candidate `c` worth `x[c]`.
@@ -370,27 +365,28 @@ async fn stop_rules_gate_waves_prune_and_survive_a_restart() {
 
 #[tokio::test]
 async fn an_exchange_hands_out_at_most_two_mib_of_specs() {
-    use bgfarm_engine::matchsim::{CubeStrategy, SimSpec};
+    use bgfarm_engine::matchsim::{CubeStrategy, SimPlan};
     use bgfarm_engine::met::MatchEquityTable;
-    use bgfarm_proto::matchsim::matchsim_to_wire;
+    use bgfarm_proto::matchsim::sim_plan_to_wire;
     use prost::Message;
 
     let dir =
         TempDir(std::env::temp_dir().join(format!("bgfarm-coord-cap-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
-    let met = MatchEquityTable::kazaross_xg2();
-    let sim = SimSpec {
+    let sim = SimPlan {
         a: CubeStrategy::parse("janowski-match").expect("a"),
         b: CubeStrategy::parse("janowski-money").expect("b"),
         length: 7,
-        met: &met,
+        met: MatchEquityTable::kazaross_xg2(),
         jacoby: false,
         luck: false,
         seed: 1,
+        pairs: 3200,
+        batch: 16,
     };
     // 200 batches of 16 pairs, each lease carrying a ~33 KB spec.
-    core.submit(matchsim_to_wire(&sim, 3200, 16, "fp"))
+    core.submit(sim_plan_to_wire(&sim, "fp"))
         .await
         .expect("submit");
     let w = register(&core);

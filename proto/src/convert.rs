@@ -1,4 +1,7 @@
-//! Wire messages <-> the engine's rollout types.
+//! Wire messages <-> the engine's rollout types: [`plan_to_wire`] and
+//! [`plan_from_wire`] carry a whole [`RolloutPlan`] (the decoded plan is checked by
+//! [`RolloutPlan::validate`], the limits of every rollout), the statistics travel
+//! by [`stats_to_wire`] and [`stats_from_wire`].
 //!
 //! Positions travel as GNU Backgammon position IDs (14 characters, lossless) and the
 //! exact `i128` fixed-point sums as 16 little-endian bytes, so a batch result crosses
@@ -11,8 +14,8 @@ use bgfarm_engine::ids::position_id;
 use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::rollout::stats::Accumulator;
 use bgfarm_engine::rollout::{
-    Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutStats, TrialSettings, MAX_TRIAL_PLY,
-    OUTPUTS,
+    Candidate, CubeRules, CubeStart, Luck, RolloutJob, RolloutPlan, RolloutStats, StopRules,
+    TrialSettings, OUTPUTS,
 };
 use std::fmt;
 
@@ -154,25 +157,36 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
     })
 }
 
-/// A search depth of a rollout spec (`what`: which one), at most
-/// [`MAX_TRIAL_PLY`].
+/// A search depth of a rollout spec (`what`: which one); its bound is checked
+/// with the plan ([`RolloutPlan::validate`]).
 fn ply_from_wire(p: u32, what: &str) -> Result<u8, Invalid> {
-    match u8::try_from(p) {
-        Ok(p) if p <= MAX_TRIAL_PLY => Ok(p),
-        _ => Err(invalid(format!(
-            "{what} {p}: at most {MAX_TRIAL_PLY} in rollouts"
-        ))),
+    u8::try_from(p).map_err(|_| invalid(format!("{what} {p}: not a search depth")))
+}
+
+/// The wire form of stop rules (`None` without rules).
+pub fn stop_to_wire(rules: &StopRules) -> Option<v1::StopRules> {
+    rules.any().then(|| v1::StopRules {
+        se_target: rules.se_target,
+        jsd: rules.jsd.is_some(),
+        jsd_min: rules.jsd.map_or(0, |j| j.0),
+        jsd_k: rules.jsd.map_or(0.0, |j| j.1),
+    })
+}
+
+/// Stop rules from the wire (absent: none).
+pub fn stop_from_wire(w: Option<&v1::StopRules>) -> StopRules {
+    let Some(w) = w else {
+        return StopRules::default();
+    };
+    StopRules {
+        se_target: w.se_target,
+        jsd: w.jsd.then_some((w.jsd_min, w.jsd_k)),
     }
 }
 
-/// The wire spec of `job` run for `trials` trials in batches of `batch_size`, to be
-/// computed with engine `fingerprint`.
-pub fn rollout_to_wire(
-    job: &RolloutJob,
-    trials: u64,
-    batch_size: u64,
-    fingerprint: &str,
-) -> v1::JobSpec {
+/// The wire spec of `plan`, to be computed with engine `fingerprint`.
+pub fn plan_to_wire(plan: &RolloutPlan, fingerprint: &str) -> v1::JobSpec {
+    let job = &plan.job;
     let candidates = job
         .candidates
         .iter()
@@ -188,16 +202,28 @@ pub fn rollout_to_wire(
             candidates,
             seed: job.seed,
             settings: Some(settings_to_wire(&job.settings)),
-            trials,
-            batch_size,
+            trials: plan.trials,
+            batch_size: plan.batch,
             fingerprint: fingerprint.to_string(),
-            stop: None,
+            stop: stop_to_wire(&plan.stop),
         })),
     }
 }
 
+/// The plan of a wire rollout spec, decoded and validated.
+pub fn plan_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutPlan, Invalid> {
+    let plan = RolloutPlan {
+        job: job_from_wire(spec)?,
+        trials: spec.trials,
+        batch: spec.batch_size,
+        stop: stop_from_wire(spec.stop.as_ref()),
+    };
+    plan.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(plan)
+}
+
 /// The engine job of a wire rollout spec (positions decoded and checked).
-pub fn rollout_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> {
+fn job_from_wire(spec: &v1::RolloutSpec) -> Result<RolloutJob, Invalid> {
     let mut candidates = Vec::with_capacity(spec.candidates.len());
     for (i, c) in spec.candidates.iter().enumerate() {
         let start = position_id::decode(&c.position_id).map_err(|e| {
@@ -276,6 +302,32 @@ mod tests {
     use super::*;
     use bgfarm_engine::Position;
 
+    /// The plan of `job`, 144 trials in batches of 36, through the wire and back.
+    fn round_trip(job: &RolloutJob) -> (v1::RolloutSpec, Result<RolloutPlan, Invalid>) {
+        let plan = RolloutPlan {
+            job: job.clone(),
+            trials: 144,
+            batch: 36,
+            stop: StopRules::default(),
+        };
+        let wire = plan_to_wire(&plan, "fp");
+        let Some(v1::job_spec::Kind::Rollout(r)) = wire.kind else {
+            panic!("rollout spec")
+        };
+        let back = plan_from_wire(&r);
+        (r, back)
+    }
+
+    #[test]
+    fn stop_rules_round_trip() {
+        let r = StopRules {
+            se_target: Some(0.01),
+            jsd: Some((324, 2.33)),
+        };
+        assert_eq!(stop_from_wire(stop_to_wire(&r).as_ref()), r);
+        assert_eq!(stop_to_wire(&StopRules::default()), None);
+    }
+
     #[test]
     fn jobs_and_stats_round_trip_exactly() {
         let job = RolloutJob {
@@ -305,28 +357,21 @@ mod tests {
                 late: None,
             },
         };
-        let wire = rollout_to_wire(&job, 144, 36, "fp");
-        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
-            panic!("rollout spec")
-        };
-        assert_eq!(rollout_from_wire(r), Ok(job.clone()));
+        let (_, back) = round_trip(&job);
+        assert_eq!(back.map(|p| p.job), Ok(job.clone()));
 
         // Per-side chequer play survives the trip; an opponent ply beyond the
         // bound is refused.
         let mut sides = job.clone();
         sides.settings.chequer_ply = 1;
         sides.settings.opponent_ply = Some(0);
-        sides.settings.cube_ply = 1;
-        let wire = rollout_to_wire(&sides, 144, 36, "fp");
-        let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
-            panic!("rollout spec")
-        };
-        assert_eq!(rollout_from_wire(r), Ok(sides.clone()));
+        let (r, back) = round_trip(&sides);
+        assert_eq!(back.map(|p| p.job), Ok(sides.clone()));
         let mut deep = r.clone();
         if let Some(s) = deep.settings.as_mut() {
             s.opponent_ply = Some(7);
         }
-        assert!(rollout_from_wire(&deep).is_err());
+        assert!(plan_from_wire(&deep).is_err_and(|e| e.0.contains("at most")));
 
         // Cubeful jobs keep their rules and every candidate's starting cube.
         let mut cubeful = job.clone();
@@ -336,6 +381,7 @@ mod tests {
             CubeRules::Match { score },
         ] {
             cubeful.settings.cube = Some(rules);
+            cubeful.settings.cube_ply = 1;
             cubeful.candidates[1].cube = CubeStart {
                 cube: Cube {
                     value: 2,
@@ -345,17 +391,14 @@ mod tests {
                 no_double_first: false,
             };
             cubeful.candidates[0].cube.no_double_first = true;
-            let wire = rollout_to_wire(&cubeful, 144, 36, "fp");
-            let Some(v1::job_spec::Kind::Rollout(r)) = &wire.kind else {
-                panic!("rollout spec")
-            };
-            assert_eq!(rollout_from_wire(r), Ok(cubeful.clone()));
+            let (r, back) = round_trip(&cubeful);
+            assert_eq!(back.map(|p| p.job), Ok(cubeful.clone()));
             // A forged cube is refused.
             let mut bad = r.clone();
             if let Some(c) = bad.candidates[1].cube.as_mut() {
                 c.value = 3;
             }
-            assert!(rollout_from_wire(&bad).is_err());
+            assert!(plan_from_wire(&bad).is_err());
         }
 
         let mut st = RolloutStats::new(2);

@@ -1,4 +1,6 @@
-//! Wire messages <-> the engine's match-simulation types.
+//! Wire messages <-> the engine's match-simulation types: [`sim_plan_to_wire`] and
+//! [`sim_plan_from_wire`] carry a whole [`SimPlan`], checked on arrival by
+//! [`SimPlan::validate`].
 //!
 //! Strategies travel by canonical name (Rust prints an `f64` with the shortest
 //! digits that parse back to it, so `x` and `sigma` round-trip exactly), the match
@@ -7,7 +9,7 @@
 
 use crate::convert::Invalid;
 use crate::v1;
-use bgfarm_engine::matchsim::{CubeStrategy, SimSpec, SimStats};
+use bgfarm_engine::matchsim::{CubeStrategy, SimPlan, SimStats};
 use bgfarm_engine::met::{MatchEquity, MatchEquityTable, MAX_AWAY};
 
 /// Longest table name accepted from the wire.
@@ -15,33 +17,6 @@ const MAX_NAME: usize = 200;
 
 fn invalid(m: impl Into<String>) -> Invalid {
     Invalid(m.into())
-}
-
-/// A match simulation decoded from the wire: a [`SimSpec`] that owns its table.
-#[derive(Clone, Debug)]
-pub struct MatchSimJob {
-    pub a: CubeStrategy,
-    pub b: CubeStrategy,
-    pub length: u32,
-    pub jacoby: bool,
-    pub luck: bool,
-    pub seed: u64,
-    pub met: MatchEquityTable,
-}
-
-impl MatchSimJob {
-    /// The engine's view of the job.
-    pub fn spec(&self) -> SimSpec<'_> {
-        SimSpec {
-            a: self.a,
-            b: self.b,
-            length: self.length,
-            met: &self.met,
-            jacoby: self.jacoby,
-            luck: self.luck,
-            seed: self.seed,
-        }
-    }
 }
 
 /// The full table on the wire.
@@ -79,47 +54,43 @@ pub fn met_from_wire(w: Option<&v1::MatchEquityTable>) -> Result<MatchEquityTabl
         .map_err(|e| invalid(format!("match equity table: {e}")))
 }
 
-/// The wire spec of `spec` run for `pairs` duplicate pairs in batches of
-/// `batch_size` pairs, to be computed with engine `fingerprint`.
-pub fn matchsim_to_wire(
-    spec: &SimSpec<'_>,
-    pairs: u64,
-    batch_size: u64,
-    fingerprint: &str,
-) -> v1::JobSpec {
+/// The wire spec of `plan`, to be computed with engine `fingerprint`.
+pub fn sim_plan_to_wire(plan: &SimPlan, fingerprint: &str) -> v1::JobSpec {
     v1::JobSpec {
         kind: Some(v1::job_spec::Kind::MatchSim(v1::MatchSimSpec {
-            strategy_a: spec.a.to_string(),
-            strategy_b: spec.b.to_string(),
-            length: spec.length,
-            jacoby: spec.jacoby,
-            luck: spec.luck,
-            seed: spec.seed,
-            pairs,
-            batch_size,
+            strategy_a: plan.a.to_string(),
+            strategy_b: plan.b.to_string(),
+            length: plan.length,
+            jacoby: plan.jacoby,
+            luck: plan.luck,
+            seed: plan.seed,
+            pairs: plan.pairs,
+            batch_size: plan.batch,
             fingerprint: fingerprint.to_string(),
-            met: Some(met_to_wire(spec.met)),
+            met: Some(met_to_wire(&plan.met)),
         })),
     }
 }
 
-/// The job of a wire match-simulation spec (strategies parsed, table rebuilt,
-/// ranges checked).
-pub fn matchsim_from_wire(w: &v1::MatchSimSpec) -> Result<MatchSimJob, Invalid> {
+/// The plan of a wire match-simulation spec: strategies parsed, table rebuilt,
+/// validated by [`SimPlan::validate`].
+pub fn sim_plan_from_wire(w: &v1::MatchSimSpec) -> Result<SimPlan, Invalid> {
     let strategy = |name: &str, who: &str| {
         CubeStrategy::parse(name).map_err(|e| invalid(format!("strategy {who}: {e}")))
     };
-    let job = MatchSimJob {
+    let plan = SimPlan {
         a: strategy(&w.strategy_a, "A")?,
         b: strategy(&w.strategy_b, "B")?,
         length: w.length,
+        met: met_from_wire(w.met.as_ref())?,
         jacoby: w.jacoby,
         luck: w.luck,
         seed: w.seed,
-        met: met_from_wire(w.met.as_ref())?,
+        pairs: w.pairs,
+        batch: w.batch_size,
     };
-    job.spec().validate().map_err(|e| invalid(e.to_string()))?;
-    Ok(job)
+    plan.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(plan)
 }
 
 /// The wire form of totals.
@@ -174,21 +145,24 @@ mod tests {
             MatchEquityTable::kazaross_xg2(),
             MatchEquityTable::keith(0.26).expect("keith"),
         ] {
-            let spec = SimSpec {
+            let plan = SimPlan {
                 a: CubeStrategy::parse("janowski-match:x=0.7123456789").expect("a"),
                 b: CubeStrategy::parse("jump:x=0.61").expect("b"),
                 length: 7,
-                met: &met,
+                met: met.clone(),
                 jacoby: false,
                 luck: true,
                 seed: 99,
+                pairs: 64,
+                batch: 32,
             };
-            let wire = matchsim_to_wire(&spec, 64, 32, "fp");
+            let wire = sim_plan_to_wire(&plan, "fp");
             let Some(v1::job_spec::Kind::MatchSim(w)) = &wire.kind else {
                 panic!("a match-sim spec")
             };
-            let back = matchsim_from_wire(w).expect("valid");
-            assert_eq!((back.a, back.b), (spec.a, spec.b));
+            let back = sim_plan_from_wire(w).expect("valid");
+            assert_eq!((back.a, back.b), (plan.a, plan.b));
+            assert_eq!((back.pairs, back.batch), (64, 32));
             // Every entry (the count of scores native to the source is not sent).
             assert_eq!(back.met.name(), met.name());
             assert_eq!(
@@ -203,35 +177,39 @@ mod tests {
     #[test]
     fn bad_specs_are_rejected() {
         let met = MatchEquityTable::kazaross_xg2();
-        let spec = SimSpec {
+        let plan = SimPlan {
             a: CubeStrategy::parse("janowski-match").expect("a"),
             b: CubeStrategy::parse("janowski-money").expect("b"),
             length: 5,
-            met: &met,
+            met,
             jacoby: false,
             luck: false,
             seed: 1,
+            pairs: 2,
+            batch: 16,
         };
-        let Some(v1::job_spec::Kind::MatchSim(good)) = matchsim_to_wire(&spec, 2, 16, "f").kind
-        else {
+        let Some(v1::job_spec::Kind::MatchSim(good)) = sim_plan_to_wire(&plan, "f").kind else {
             panic!("a match-sim spec")
         };
         let mut w = good.clone();
         w.strategy_a = "gnubg".into();
-        assert!(matchsim_from_wire(&w).is_err_and(|e| e.0.contains("strategy A")));
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("strategy A")));
         let mut w = good.clone();
         if let Some(m) = w.met.as_mut() {
             m.post_crawford.pop();
         }
-        assert!(matchsim_from_wire(&w).is_err_and(|e| e.0.contains("post-Crawford")));
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("post-Crawford")));
         let mut w = good.clone();
         if let Some(m) = w.met.as_mut() {
             m.pre_crawford[5] = 1.5;
         }
-        assert!(matchsim_from_wire(&w).is_err_and(|e| e.0.contains("probability")));
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("probability")));
+        let mut w = good.clone();
+        w.batch_size = 20;
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("multiple of 16")));
         let mut w = good;
         w.jacoby = true;
-        assert!(matchsim_from_wire(&w).is_err_and(|e| e.0.contains("Jacoby")));
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("Jacoby")));
     }
 
     #[test]

@@ -13,9 +13,9 @@
 use super::CliError;
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::eval::fingerprint::fingerprint;
-use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, TrialSettings};
+use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings};
 use bgfarm_engine::Position;
-use bgfarm_proto::convert::rollout_to_wire;
+use bgfarm_proto::convert::plan_to_wire;
 use bgfarm_proto::v1;
 use bgfarm_worker::WorkerConfig;
 use std::path::Path;
@@ -91,12 +91,7 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
     }
     let eval = bgfarm_worker::default_evaluator().map_err(CliError::msg)?;
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 7,
         settings: TrialSettings {
             luck: Luck::Full,
@@ -109,7 +104,13 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             late: None,
         },
     };
-    let spec = rollout_to_wire(&job, sj.trials, sj.batch, &fingerprint(&eval).to_string());
+    let plan = RolloutPlan {
+        job,
+        trials: sj.trials,
+        batch: sj.batch,
+        stop: StopRules::default(),
+    };
+    let spec = plan_to_wire(&plan, &fingerprint(&eval).to_string());
     let (start, cpu0) = (Instant::now(), cpu_seconds());
     let id = core
         .submit(spec)

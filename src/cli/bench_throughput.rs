@@ -8,10 +8,12 @@
 
 use super::CliError;
 use bgfarm_coordinator::{Config, Core};
-use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutStats, TrialSettings, OUTPUTS};
+use bgfarm_engine::rollout::{
+    Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings, OUTPUTS,
+};
 use bgfarm_engine::Position;
 use bgfarm_proto::client::worker_client;
-use bgfarm_proto::convert::{rollout_to_wire, stats_to_wire};
+use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use std::sync::Arc;
 use std::time::Instant;
@@ -119,17 +121,20 @@ pub async fn run(
         },
     ));
     let job = RolloutJob {
-        candidates: vec![Candidate {
-            label: None,
-            start: Position::STARTING,
-            report_for_opponent: false,
-            cube: Default::default(),
-        }],
+        candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,
         settings: TrialSettings::default(),
     };
     let id = core
-        .submit(rollout_to_wire(&job, results * BATCH, BATCH, NOOP))
+        .submit(plan_to_wire(
+            &RolloutPlan {
+                job,
+                trials: results * BATCH,
+                batch: BATCH,
+                stop: StopRules::default(),
+            },
+            NOOP,
+        ))
         .await
         .map_err(|e| CliError::msg(e.message().to_string()))?
         .job_id;

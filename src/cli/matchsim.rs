@@ -11,11 +11,15 @@
 
 use super::met::load_table;
 use super::nets::load_evaluator;
+use super::plan_errors::sim_flag_error;
+use super::remote::{Access, RemoteArgs};
+use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;
-use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals, FOLD_CHUNK};
-use bgfarm_engine::matchsim::{play_pair, CubeStrategy, SimSpec, SimStats};
+use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
+use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
+use bgfarm_engine::matchsim::{play_pair, CubeStrategy, SimPlan, SimSpec, SimStats};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -58,20 +62,11 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Run on the coordinator at this URL (`http://host:port`) instead of
-    /// in-process; the results are bit-identical.
-    #[arg(long)]
-    pub coordinator: Option<String>,
-    /// With --coordinator: file holding the client token.
-    #[arg(long)]
-    pub token_file: Option<std::path::PathBuf>,
-    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
-    /// certificate (default: the system's roots).
-    #[arg(long)]
-    pub tls_ca: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// With --coordinator: duplicate pairs per batch (a multiple of 16). Does not
     /// change the results; 64 pairs of 7-point matches are ~1 s on one core.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = DEFAULT_SIM_BATCH)]
     pub batch: u64,
 }
 
@@ -121,17 +116,6 @@ pub fn fold_pairs(pairs: u64, pair: impl Fn(u64) -> SimStats + Sync) -> SimStats
     fold_totals(&parts)
 }
 
-/// A rayon pool with `threads` workers (0 or `None`: one per core).
-pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    if threads == Some(0) {
-        return Err(CliError::msg("--threads must be at least 1"));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::msg(format!("cannot start the worker threads: {e}")))
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.matches < 2 || args.matches & 1 == 1 {
         return Err(CliError::msg(format!(
@@ -139,34 +123,30 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.matches
         )));
     }
-    let a = CubeStrategy::parse(&args.a)?;
-    let b = CubeStrategy::parse(&args.b)?;
-    let met = load_table(&args.met)?;
-    let spec = SimSpec {
-        a,
-        b,
+    let plan = SimPlan {
+        a: CubeStrategy::parse(&args.a)?,
+        b: CubeStrategy::parse(&args.b)?,
         length: args.length,
-        met: &met,
+        met: load_table(&args.met)?,
         jacoby: args.jacoby,
         luck: args.luck,
         seed: args.seed,
+        pairs: args.matches / 2,
+        batch: args.batch,
     };
-    spec.validate()?;
-    if args.batch == 0 || !args.batch.is_multiple_of(FOLD_CHUNK) {
-        return Err(CliError::msg(format!(
-            "--batch must be a positive multiple of {FOLD_CHUNK} pairs"
-        )));
-    }
+    plan.validate().map_err(sim_flag_error)?;
+    let (a, b, met) = (plan.a, plan.b, &plan.met);
     let eval = load_evaluator(&args.net)?;
     let start = Instant::now();
-    let (stats, threads) = match &args.coordinator {
+    let (stats, threads) = match &args.remote.coordinator {
         Some(url) => {
+            let access = Access::for_default_nets(&args.net, &args.remote)?;
             let fp = fingerprint(&eval).to_string();
-            super::remote_sim::match_sim(url, &args, &spec, &fp)?
+            super::remote_sim::match_sim(url, &access, args.json, &plan, &fp)?
         }
         None => {
             let pool = pool(args.threads)?;
-            let stats = pool.install(|| run_pairs(&spec, &eval, args.matches / 2));
+            let stats = pool.install(|| run_pairs(&plan.spec(), &eval, plan.pairs));
             (stats, pool.current_num_threads())
         }
     };

@@ -15,6 +15,7 @@ mod jobs;
 mod matchsim;
 mod met;
 mod moves;
+mod plan_errors;
 mod players;
 mod remote;
 mod remote_sim;
@@ -24,6 +25,7 @@ mod serve;
 mod show;
 mod study;
 mod svg;
+mod threads;
 mod work;
 
 pub use bgfarm_cli_common::{nets, race_args, search_args, CliError};

@@ -1,16 +1,13 @@
-//! `bgfarm rollout ... --coordinator URL`: the same job submitted to a coordinator,
-//! and [`run_job`], what every remote command shares (submit, follow with a
-//! progress bar across coordinator restarts, fetch the result). The coordinator
-//! folds the batch results exactly, so the statistics (and thus the printed output)
-//! equal the embedded run's for the same seed and settings.
+//! What every command that submits a job to a coordinator shares (`rollout
+//! --coordinator`, `match-sim --coordinator`): how to reach it ([`Access`]),
+//! [`run_job`] (submit, follow with a progress bar across coordinator restarts,
+//! fetch the result) and the progress [`bar`]. The commands depend on this module,
+//! never the other way round.
 
 use super::jobs::{state_name, status_error};
-use super::rollout::{stop_rules, Args};
 use super::runtime::{pem, runtime, token};
 use super::CliError;
-use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
 use bgfarm_proto::client::{job_client, JobClient};
-use bgfarm_proto::convert::{rollout_to_wire, stats_from_wire};
 use bgfarm_proto::v1;
 use indicatif::ProgressBar;
 use std::time::Duration;
@@ -26,46 +23,44 @@ fn is_final(state: i32) -> bool {
     )
 }
 
-/// Runs `job` on the coordinator at `url` and returns its statistics and the threads
-/// of the workers that were alive. Stop rules (--jsd, --se-target) travel with the
-/// spec: the coordinator applies them wave by wave as the embedded run does.
-pub fn rollout(
-    url: &str,
-    args: &Args,
-    job: &RolloutJob,
-    fingerprint: &str,
-) -> Result<(RolloutStats, usize), CliError> {
-    if args.net != "default" {
-        return Err(CliError::msg(
-            "workers run the default nets: use --net default with --coordinator",
-        ));
-    }
-    let mut spec = rollout_to_wire(job, args.trials, args.batch, fingerprint);
-    if let Some(v1::job_spec::Kind::Rollout(r)) = &mut spec.kind {
-        r.stop = stop_rules(args).to_wire();
-    }
-    let bar = bar(args.json, args.trials, "trials")?;
-    let access = Access {
-        token_file: args.token_file.clone(),
-        tls_ca: args.tls_ca.clone(),
-    };
-    let (got, threads) = run_job(url, &access, spec, &bar, 1)?;
-    let total =
-        stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
-    if total.per_candidate.len() != job.candidates.len() {
-        return Err(CliError::msg(
-            "the coordinator returned another number of candidates",
-        ));
-    }
-    Ok((total, threads))
-}
-
 pub use bgfarm_cli_common::progress::bar;
+
+/// The flags of a command that may run on a coordinator instead of in-process.
+#[derive(clap::Args)]
+pub struct RemoteArgs {
+    /// Run on the coordinator at this URL (`http://host:port`) instead of
+    /// in-process; the results are bit-identical.
+    #[arg(long)]
+    pub coordinator: Option<String>,
+    /// With --coordinator: file holding the client token.
+    #[arg(long)]
+    pub token_file: Option<std::path::PathBuf>,
+    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
+    /// certificate (default: the system's roots).
+    #[arg(long)]
+    pub tls_ca: Option<std::path::PathBuf>,
+}
 
 /// How a client reaches a coordinator: its token file and, for https://, the CA.
 pub struct Access {
     pub token_file: Option<std::path::PathBuf>,
     pub tls_ca: Option<std::path::PathBuf>,
+}
+
+impl Access {
+    /// The access of a command's `--token-file` and `--tls-ca`, for a job computed
+    /// with nets `net` (`--net`): workers run the default nets only.
+    pub fn for_default_nets(net: &str, remote: &RemoteArgs) -> Result<Access, CliError> {
+        if net != "default" {
+            return Err(CliError::msg(
+                "workers run the default nets: use --net default with --coordinator",
+            ));
+        }
+        Ok(Access {
+            token_file: remote.token_file.clone(),
+            tls_ca: remote.tls_ca.clone(),
+        })
+    }
 }
 
 /// Submits `spec` to the coordinator at `url` with `access`,

@@ -1,44 +1,34 @@
-//! `bgfarm match-sim ... --coordinator URL`: the simulation submitted to a
+//! `bgfarm match-sim ... --coordinator URL`: the simulation plan submitted to a
 //! coordinator as a job of duplicate pairs. Workers play 16-pair chunks and the
 //! coordinator folds them in order, so the totals (and the JSON, apart from
-//! `threads` and `seconds`) equal the embedded run's for the same seed.
+//! `threads` and `seconds`) equal the embedded run's for the same plan.
 
-use super::matchsim::Args;
 use super::remote::{bar, run_job, Access};
 use super::CliError;
-use bgfarm_engine::matchsim::{SimSpec, SimStats};
-use bgfarm_proto::matchsim::{matchsim_to_wire, totals_from_wire};
+use bgfarm_engine::matchsim::{SimPlan, SimStats};
+use bgfarm_proto::matchsim::{sim_plan_to_wire, totals_from_wire};
 
-/// Runs `spec` for `args.matches` matches on the coordinator at `url`; returns the
-/// totals and the threads of the workers alive at the end.
+/// Runs `plan` on the coordinator at `url` reached with `access` (progress hidden
+/// when `quiet`); returns the totals and the threads of the workers alive at the
+/// end.
 pub fn match_sim(
     url: &str,
-    args: &Args,
-    spec: &SimSpec<'_>,
+    access: &Access,
+    quiet: bool,
+    plan: &SimPlan,
     fingerprint: &str,
 ) -> Result<(SimStats, usize), CliError> {
-    if args.net != "default" {
-        return Err(CliError::msg(
-            "workers run the default nets: use --net default with --coordinator",
-        ));
-    }
-    let pairs = args.matches / 2;
-    let wire = matchsim_to_wire(spec, pairs, args.batch, fingerprint);
-    let bar = bar(args.json, args.matches, "matches")?;
-    let access = Access {
-        token_file: args.token_file.clone(),
-        tls_ca: args.tls_ca.clone(),
-    };
-    let (got, threads) = run_job(url, &access, wire, &bar, 2)?;
+    let bar = bar(quiet, 2 * plan.pairs, "matches")?;
+    let (got, threads) = run_job(url, access, sim_plan_to_wire(plan, fingerprint), &bar, 2)?;
     let total = got
         .match_sim_aggregate
         .as_ref()
         .map(totals_from_wire)
         .ok_or_else(|| CliError::msg("the coordinator returned no match-simulation totals"))?;
-    if total.pairs != pairs {
+    if total.pairs != plan.pairs {
         return Err(CliError::msg(format!(
-            "the coordinator returned {} pairs, the job has {pairs}",
-            total.pairs
+            "the coordinator returned {} pairs, the job has {}",
+            total.pairs, plan.pairs
         )));
     }
     Ok((total, threads))

@@ -5,7 +5,7 @@
 use crate::exec_sim::run_sim;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{run_batch, FirstPlyCache, TrialScratch};
-use bgfarm_proto::convert::{rollout_from_wire, stats_to_wire};
+use bgfarm_proto::convert::{plan_from_wire, stats_to_wire};
 use bgfarm_proto::v1;
 
 /// The result of `lease` (its batch filled in), or why it cannot be run here.
@@ -43,10 +43,10 @@ pub fn run_lease(
     };
     match kind {
         v1::job_spec::Kind::Rollout(spec) => {
-            let job = rollout_from_wire(spec).map_err(|e| e.0)?;
+            let plan = plan_from_wire(spec).map_err(|e| e.0)?;
             let mut scratch = TrialScratch::new(eval);
             let stats = run_batch(
-                &job,
+                &plan.job,
                 eval,
                 None,
                 range,

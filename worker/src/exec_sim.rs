@@ -4,7 +4,7 @@
 
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, play_chunk};
-use bgfarm_proto::matchsim::{matchsim_from_wire, totals_to_wire};
+use bgfarm_proto::matchsim::{sim_plan_from_wire, totals_to_wire};
 use bgfarm_proto::v1;
 use std::ops::Range;
 
@@ -14,8 +14,8 @@ pub fn run_sim(
     spec: &v1::MatchSimSpec,
     pairs: Range<u64>,
 ) -> Result<v1::MatchSimStats, String> {
-    let job = matchsim_from_wire(spec).map_err(|e| e.0)?;
-    let sim = job.spec();
+    let plan = sim_plan_from_wire(spec).map_err(|e| e.0)?;
+    let sim = plan.spec();
     Ok(v1::MatchSimStats {
         chunks: chunks(pairs)
             .map(|c| totals_to_wire(&play_chunk(&sim, eval, c)))

@@ -22,10 +22,12 @@
 pub mod chunk;
 pub mod fit;
 pub mod game;
+pub mod plan;
 pub mod stats;
 pub mod strategy;
 
 pub use game::{GameOutcome, Rules, Table};
+pub use plan::{SimPlan, SimPlanError};
 pub use stats::SimStats;
 pub use strategy::CubeStrategy;
 

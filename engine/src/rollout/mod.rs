@@ -7,24 +7,31 @@
 //! absolute values. A batch is a range of trial indices; its result holds exact
 //! fixed-point sums per output per candidate ([`stats::Accumulator`]), so batch
 //! results merge into the same bits in any grouping, on any number of threads or
-//! machines (the determinism contract in DESIGN.md).
+//! machines (the determinism contract in DESIGN.md). A [`RolloutPlan`] adds the
+//! trial count, batch size and stop rules; [`Waves`] runs it wave by wave.
 
 pub mod cubeful;
 pub mod dice;
 pub mod luck;
+pub mod plan;
 pub mod stats;
+pub mod stop;
 pub mod trial;
+pub mod waves;
 
 use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Player;
 use crate::position::Position;
 pub use cubeful::{CubeRules, CubeStart};
+pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;
+pub use stop::StopRules;
 pub use trial::{
     outcome_targets, run_trial, run_trial_visiting, FirstPlyCache, Luck, TrialScratch,
     TrialSettings, Visited, MAX_TRIAL_PLY, OUTPUTS,
 };
+pub use waves::Waves;
 
 /// One thing being rolled out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +46,19 @@ pub struct Candidate {
     /// The cube at the start (used by cubeful rollouts), from the side of the player
     /// on roll in `start`.
     pub cube: CubeStart,
+}
+
+impl Candidate {
+    /// The rollout of `start` itself, before the roll, reported for the player on
+    /// roll, with a centred cube of 1.
+    pub fn position(start: Position) -> Candidate {
+        Candidate {
+            label: None,
+            start,
+            report_for_opponent: false,
+            cube: CubeStart::default(),
+        }
+    }
 }
 
 /// A rollout job: what the coordinator splits into batches.

@@ -1,6 +1,6 @@
-//! Rollout stop rules, shared by the embedded run (`bgfarm rollout`) and the
-//! coordinator, so a rollout stops at the same trial with the same totals wherever
-//! it runs.
+//! Rollout stop rules, applied by [`super::waves::Waves`] for the embedded run
+//! (`bgfarm rollout`) and the coordinator alike, so a rollout stops at the same
+//! trial with the same totals wherever it runs.
 //!
 //! Batches run in waves of [`wave_batches`] batches (about 324 trials: a few seconds
 //! of 0-ply trials on one core, small enough not to overshoot a target by much).
@@ -10,8 +10,7 @@
 //! candidate's equity is that precise. Waves are the price of determinism: at most
 //! one wave's batches run in parallel.
 
-use bgfarm_engine::rollout::{RolloutStats, OUTPUTS};
-use bgfarm_proto::v1;
+use super::{RolloutStats, OUTPUTS};
 
 /// Trials per wave (rounded up to whole batches).
 pub const WAVE_TRIALS: u64 = 324;
@@ -36,45 +35,19 @@ impl StopRules {
         self.se_target.is_some() || self.jsd.is_some()
     }
 
-    /// The rules of a wire spec (absent: none).
-    pub fn from_wire(w: Option<&v1::StopRules>) -> StopRules {
-        let Some(w) = w else {
-            return StopRules::default();
-        };
-        StopRules {
-            se_target: w.se_target,
-            jsd: w.jsd.then_some((w.jsd_min, w.jsd_k)),
-        }
+    /// Whether the SE target is usable: a positive number.
+    pub fn se_target_ok(&self) -> bool {
+        self.se_target.is_none_or(|t| t.is_finite() && t > 0.0)
     }
 
-    /// The wire form (`None` without rules).
-    pub fn to_wire(&self) -> Option<v1::StopRules> {
-        self.any().then(|| v1::StopRules {
-            se_target: self.se_target,
-            jsd: self.jsd.is_some(),
-            jsd_min: self.jsd.map_or(0, |j| j.0),
-            jsd_k: self.jsd.map_or(0.0, |j| j.1),
-        })
-    }
-
-    /// Why the rules are unusable, if they are.
-    pub fn check(&self) -> Result<(), String> {
-        if let Some(t) = self.se_target {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(format!("se_target {t}: must be a positive number"));
-            }
-        }
-        if let Some((_, k)) = self.jsd {
-            if !(k.is_finite() && k >= 0.0) {
-                return Err(format!("jsd_k {k}: must be a non-negative number"));
-            }
-        }
-        Ok(())
+    /// Whether the JSD width is usable: a non-negative number of standard errors.
+    pub fn jsd_k_ok(&self) -> bool {
+        self.jsd.is_none_or(|(_, k)| k.is_finite() && k >= 0.0)
     }
 }
 
 /// The output the rules watch: the last one, the cubeful result, which in a
-/// cubeless rollout is the cubeless equity itself (`bgfarm_engine::rollout::trial`).
+/// cubeless rollout is the cubeless equity itself ([`super::trial`]).
 const HEADLINE: usize = OUTPUTS - 1;
 
 /// After a wave: prunes `active` by the JSD rule and says whether the rollout
@@ -143,22 +116,21 @@ mod tests {
     }
 
     #[test]
-    fn waves_and_wire() {
+    fn waves_and_checks() {
         assert_eq!(wave_batches(36), 9);
         assert_eq!(wave_batches(144), 3);
         assert_eq!(wave_batches(1296), 1);
-        let r = StopRules {
-            se_target: Some(0.01),
-            jsd: Some((324, 2.33)),
-        };
-        assert_eq!(StopRules::from_wire(r.to_wire().as_ref()), r);
-        assert_eq!(StopRules::default().to_wire(), None);
-        assert!(StopRules {
+        assert!(!StopRules {
             se_target: Some(-1.0),
             jsd: None
         }
-        .check()
-        .is_err());
+        .se_target_ok());
+        assert!(!StopRules {
+            se_target: None,
+            jsd: Some((1, f64::NAN))
+        }
+        .jsd_k_ok());
+        assert!(StopRules::default().se_target_ok() && StopRules::default().jsd_k_ok());
     }
 
     #[test]

@@ -1,0 +1,104 @@
+//! The command line of `bgfarm rollout`.
+
+use crate::cli::remote::RemoteArgs;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
+    pub position: String,
+    /// Roll out the moves of this roll instead of the position before the roll.
+    #[arg(long)]
+    pub dice: Option<String>,
+    /// With --dice: `all`, `top:N` (best N at 0-ply), or moves in notation separated
+    /// by commas (`"24/18 13/10,8/5 6/5"`).
+    #[arg(long, default_value = "top:5")]
+    pub moves: String,
+    /// Trials per candidate (a multiple of 36 keeps the dice stratified).
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u64,
+    /// Chequer play: ply of the move choice (0 = the net's best move; 1-2 = an
+    /// n-ply search with the normal move filter, as `bgfarm hint`). The luck estimate
+    /// stays at 0-ply, which keeps the rollout unbiased and cheap.
+    #[arg(long, default_value_t = 0)]
+    pub ply: u8,
+    /// The opponent's chequer ply, when it should differ from --ply (GNU
+    /// Backgammon's per-player settings): the opponent of the player on roll in a
+    /// position rollout, of the mover in a move rollout. The results stay those of
+    /// the player on roll / the mover.
+    #[arg(long)]
+    pub opponent_ply: Option<u8>,
+    /// With --cubeful: cube decisions of both players by an n-ply cubeful lookahead
+    /// (as `bgfarm cube --ply N`; Janowski at its leaves) instead of 0-ply Janowski.
+    /// 1 ply costs about 21 x 20 evaluations per cube decision.
+    #[arg(long, default_value_t = 0)]
+    pub cube_ply: u8,
+    /// Late evaluation: from this ply of each trial on (0-based, both players
+    /// counted), play at --late-ply instead of --ply.
+    #[arg(long, requires = "late_ply")]
+    pub late_from: Option<u32>,
+    /// Chequer-play ply from --late-from on.
+    #[arg(long, requires = "late_from")]
+    pub late_ply: Option<u8>,
+    /// Stop each trial after this many plies and use the evaluation there.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Variance reduction (luck adjustment): on or off.
+    #[arg(long, default_value = "on")]
+    pub vr: String,
+    /// Value function for the luck estimate: full (the net's best move for each roll,
+    /// as GNU Backgammon) or ranked (the net's linearized equity ranks each roll's
+    /// moves, the net values the best 4 and the best of those counts). Either keeps the rollout unbiased.
+    /// Ranked is the default: it measured the best precision per CPU-second on the
+    /// opening position (1296 trials, one thread, as 1/(SE^2 s): ranked SE 0.0113
+    /// in 8.3 s = 944, full 0.0101 in 13.8 s = 716, off 0.0351 in 1.8 s = 454;
+    /// `scripts/bench-rollout-precision.sh`).
+    #[arg(long, default_value = "ranked")]
+    pub luck: String,
+    /// Play endgames out instead of stopping in the exact bear-off tables.
+    #[arg(long)]
+    pub no_bearoff_truncation: bool,
+    /// Cubeful rollout: money play (cube from the match ID or XGID, centred 1
+    /// otherwise), or match play when the position carries a match score (`ID:MATCHID`,
+    /// an XGID or --match-id; Kazaross-XG2 table). Cube actions by 0-ply Janowski
+    /// with the position class's cube life (or an n-ply lookahead: --cube-ply).
+    /// Without --dice this rolls out the cube decision: no double against
+    /// double/take, with double/pass as the cash value.
+    #[arg(long, conflicts_with = "cubeless")]
+    pub cubeful: bool,
+    /// Cubeless rollout (the default).
+    #[arg(long)]
+    pub cubeless: bool,
+    /// With --cubeful in money play: the Jacoby rule (gammons count only after a double).
+    #[arg(long)]
+    pub jacoby: bool,
+    /// GNU Backgammon match ID giving the cube and the score (instead of `ID:MATCHID`).
+    #[arg(long)]
+    pub match_id: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop once every remaining candidate's equity SE is at most this.
+    #[arg(long)]
+    pub se_target: Option<f64>,
+    /// Stop rolling out candidates more than --jsd-k combined standard errors behind
+    /// the best, once they have --jsd-min trials (GNU Backgammon's JSD stop).
+    #[arg(long)]
+    pub jsd: bool,
+    #[arg(long, default_value_t = 324)]
+    pub jsd_min: u64,
+    #[arg(long, default_value_t = 2.33)]
+    pub jsd_k: f64,
+    /// Threads (default: one per core). Does not change the results.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Trials per batch (a multiple of 36). Does not change the results.
+    #[arg(long, default_value_t = 144)]
+    pub batch: u64,
+    /// Nets: `default`, a .safetensors bundle, or a directory.
+    #[arg(long, default_value = "default")]
+    pub net: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}

@@ -1,0 +1,73 @@
+//! The embedded run of a rollout plan: the engine's [`Waves`] release a wave of
+//! batches at a time (as the coordinator does for its workers), the wave's batches
+//! run on a rayon pool and their results are fed back in batch order, so the
+//! totals, and where stop rules end the rollout, are those of any thread count and
+//! of a cluster.
+
+use crate::cli::remote::bar;
+use crate::cli::CliError;
+use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::rollout::{
+    run_batch, FirstPlyCache, RolloutJob, RolloutPlan, RolloutStats, TrialScratch, Waves,
+};
+use rayon::prelude::*;
+
+/// Runs `plan` with `eval` on `pool`, showing progress unless `quiet`; returns the
+/// totals.
+pub fn run_local(
+    plan: &RolloutPlan,
+    eval: &NeuralEvaluator<'_>,
+    pool: &rayon::ThreadPool,
+    quiet: bool,
+) -> Result<RolloutStats, CliError> {
+    let bar = bar(quiet, plan.trials, "trials")?;
+    let cache = FirstPlyCache::default();
+    let mut waves = Waves::new(plan);
+    let mut wave = Some(waves.wave());
+    while let Some(batches) = wave {
+        let active = waves.active();
+        let results: Vec<RolloutStats> = pool.install(|| {
+            batches
+                .into_par_iter()
+                .map_init(
+                    || TrialScratch::new(eval),
+                    |scratch, b| {
+                        let range = plan.batch_range(b);
+                        let n = range.end - range.start;
+                        let r =
+                            run_batch(&plan.job, eval, None, range, active, Some(&cache), scratch);
+                        bar.inc(n);
+                        r
+                    },
+                )
+                .collect()
+        });
+        wave = waves.finish_wave(&results);
+        bar.set_message(leaders(&plan.job, waves.total()));
+    }
+    bar.finish_and_clear();
+    Ok(waves.into_total())
+}
+
+/// The two best candidates so far, for the progress bar.
+fn leaders(job: &RolloutJob, total: &RolloutStats) -> String {
+    let mut v: Vec<(f64, f64, String)> = job
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(c, cand)| {
+            let a = &total.per_candidate[c][5];
+            (
+                a.mean(),
+                a.se().unwrap_or(f64::NAN),
+                cand.label.clone().unwrap_or_else(|| "position".into()),
+            )
+        })
+        .collect();
+    v.sort_by(|a, b| b.0.total_cmp(&a.0));
+    v.iter()
+        .take(2)
+        .map(|(e, se, l)| format!("{l} {e:+.3}±{se:.3}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}

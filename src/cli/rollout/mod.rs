@@ -1,0 +1,59 @@
+//! `bgfarm rollout POS [--dice 31] [--moves all|top:N|"24/18 13/10",...] ...`: the
+//! main job. The command line builds one rollout plan ([`plan`]); it runs embedded
+//! ([`local`]: batches of whole trial ranges on every core, wave by wave, folded
+//! exactly, so the output is bit-identical for any thread count, see
+//! `bgfarm_engine::rollout`) or on a coordinator ([`remote`]), and [`report`]
+//! prints it.
+
+mod args;
+mod local;
+mod plan;
+mod remote;
+mod report;
+mod rows;
+mod table;
+
+pub use args::Args;
+
+use super::input::parse_position;
+use super::nets::load_evaluator;
+use super::threads::pool;
+use super::CliError;
+use bgfarm_engine::eval::fingerprint::fingerprint;
+use bgfarm_engine::Dice;
+use rows::Finished;
+use std::time::Instant;
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let input = parse_position(&args.position)?;
+    if input.position.game_over() {
+        return Err(CliError::msg(
+            "the game in this position is over: nothing to roll out",
+        ));
+    }
+    let eval = load_evaluator(&args.net)?;
+    let dice = match &args.dice {
+        Some(d) => Some(Dice::parse(d)?),
+        None => None,
+    };
+    let plan = plan::build(&args, &input, &eval, dice)?;
+    let fp = fingerprint(&eval).to_string();
+    let start = Instant::now();
+    let (total, threads) = match &args.remote.coordinator {
+        Some(url) => remote::run_remote(url, &args, &plan, &fp)?,
+        None => {
+            let pool = pool(args.threads)?;
+            let total = local::run_local(&plan, &eval, &pool, args.json)?;
+            (total, pool.current_num_threads())
+        }
+    };
+    let run = Finished {
+        job: &plan.job,
+        total: &total,
+        dice,
+        fingerprint: &fp,
+        seconds: start.elapsed().as_secs_f64(),
+        threads,
+    };
+    report::report(&args, &run)
+}

@@ -1,0 +1,31 @@
+//! `bgfarm rollout ... --coordinator URL`: the plan submitted to a coordinator,
+//! stop rules included (the coordinator applies them wave by wave as the embedded
+//! run does). The coordinator folds the batch results exactly, so the statistics,
+//! and thus the printed output, equal the embedded run's for the same plan.
+
+use super::args::Args;
+use crate::cli::remote::{bar, run_job, Access};
+use crate::cli::CliError;
+use bgfarm_engine::rollout::{RolloutPlan, RolloutStats};
+use bgfarm_proto::convert::{plan_to_wire, stats_from_wire};
+
+/// Runs `plan` on the coordinator at `url` and returns its statistics and the
+/// threads of the workers that were alive.
+pub fn run_remote(
+    url: &str,
+    args: &Args,
+    plan: &RolloutPlan,
+    fingerprint: &str,
+) -> Result<(RolloutStats, usize), CliError> {
+    let access = Access::for_default_nets(&args.net, &args.remote)?;
+    let bar = bar(args.json, plan.trials, "trials")?;
+    let (got, threads) = run_job(url, &access, plan_to_wire(plan, fingerprint), &bar, 1)?;
+    let total =
+        stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
+    if total.per_candidate.len() != plan.job.candidates.len() {
+        return Err(CliError::msg(
+            "the coordinator returned another number of candidates",
+        ));
+    }
+    Ok((total, threads))
+}

@@ -1,0 +1,112 @@
+//! The report of a rollout: its rows sorted best first and printed as one JSON
+//! object (with the settings) or as the table of [`super::table`].
+
+use super::args::Args;
+use super::rows::{cube_decision, rows, Finished, JsonCandidate, JsonCubeDecision, Summary};
+use super::table::print_table;
+use crate::cli::CliError;
+use bgfarm_engine::met::MatchScore;
+use bgfarm_engine::rollout::{CubeRules, Luck, RolloutJob};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct JsonOut {
+    position: String,
+    dice: Option<[u8; 2]>,
+    candidates: Vec<JsonCandidate>,
+    seed: u64,
+    fingerprint: String,
+    settings: JsonSettings,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_decision: Option<JsonCubeDecision>,
+}
+
+#[derive(Serialize)]
+struct JsonSettings {
+    ply: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_ply: Option<u8>,
+    cube_ply: u8,
+    /// `[from ply, chequer ply]` of the late evaluation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    late: Option<[u32; 2]>,
+    vr: bool,
+    luck: String,
+    truncate: Option<u32>,
+    bearoff_truncation: bool,
+    cubeful: bool,
+    /// `points` (money, per unit of the cube) or `mwc` (match), for cubeful values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cubeful_units: Option<&'static str>,
+    jacoby: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    match_score: Option<[u32; 2]>,
+}
+
+/// The settings of `job` as the JSON reports them.
+fn json_settings(args: &Args, job: &RolloutJob, match_score: Option<[u32; 2]>) -> JsonSettings {
+    let s = &job.settings;
+    JsonSettings {
+        ply: args.ply,
+        opponent_ply: s.opponent_ply,
+        cube_ply: s.cube_ply,
+        late: s.late.map(|(f, p)| [f, u32::from(p)]),
+        vr: s.luck != Luck::Off,
+        luck: format!("{:?}", s.luck).to_lowercase(),
+        truncate: s.truncate,
+        bearoff_truncation: s.bearoff_truncation,
+        cubeful: s.cube.is_some(),
+        cubeful_units: s.cube.map(|c| if c.is_match() { "mwc" } else { "points" }),
+        jacoby: matches!(s.cube, Some(CubeRules::Money { jacoby: true })),
+        match_score,
+    }
+}
+
+/// Prints the results of `run` as `args` asks: JSON or a table.
+pub fn report(args: &Args, run: &Finished<'_>) -> Result<(), CliError> {
+    let job = run.job;
+    let mut rows = rows(job, run.total);
+    let decision = cube_decision(job, &rows, run.dice);
+    if job.settings.cube.is_some() {
+        // Best first by the cubeful value, which is what the cube play is about.
+        rows.sort_by(|a, b| {
+            b.cubeful_equity
+                .unwrap_or(0.0)
+                .total_cmp(&a.cubeful_equity.unwrap_or(0.0))
+        });
+    } else {
+        rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    }
+    let match_score = match job.settings.cube {
+        Some(CubeRules::Match { score }) => {
+            // Reported for the player on roll in the input position.
+            let s: MatchScore = if run.dice.is_some() {
+                score.flip()
+            } else {
+                score
+            };
+            Some([s.away, s.opp_away])
+        }
+        _ => None,
+    };
+    if !args.json {
+        let summary = Summary {
+            run,
+            match_score,
+            decision,
+        };
+        print_table(args, &rows, &summary);
+        return Ok(());
+    }
+    let out = JsonOut {
+        position: args.position.trim().to_string(),
+        dice: run.dice.map(|d| [d.values().0, d.values().1]),
+        candidates: rows,
+        seed: args.seed,
+        fingerprint: run.fingerprint.to_string(),
+        settings: json_settings(args, job, match_score),
+        cube_decision: decision,
+    };
+    println!("{}", serde_json::to_string(&out)?);
+    Ok(())
+}
