@@ -14,7 +14,7 @@
 use super::janowski;
 use super::jump;
 use super::matchplay::cubeful_mwc_with;
-use super::odds::GameOdds;
+use crate::eval::odds::GameOdds;
 use super::{Cube, Owner};
 use crate::met::{MatchEquityTable, MatchScore};
 use std::fmt;

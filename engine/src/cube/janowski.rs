@@ -30,7 +30,7 @@
 //!   48.1% and 1.49 uncapped (20,000 games); for x = 0 to 0.75 both variants agree
 //!   with his table within about 0.5% and 0.04.
 
-use super::odds::GameOdds;
+use crate::eval::odds::GameOdds;
 use super::{piecewise, Owner};
 
 /// Janowski's take point for the player on roll at cube life `x`: the P(win) below

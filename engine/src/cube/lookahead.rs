@@ -20,7 +20,7 @@ use super::decision::{CubeDecision, CubeSpot, Units};
 use super::janowski;
 use super::life::default_x;
 use super::matchplay::cubeful_mwc;
-use super::odds::GameOdds;
+use crate::eval::odds::GameOdds;
 use super::{Cube, Owner};
 use crate::dice::Dice;
 use crate::eval::{after_move, terminal_probs, Evaluator};

@@ -11,6 +11,7 @@ pub mod fingerprint;
 pub mod net;
 pub mod net_rank;
 pub mod neural;
+pub mod odds;
 pub mod probs;
 pub mod pubeval;
 pub mod top_ranked;
