@@ -14,8 +14,8 @@
 use super::janowski;
 use super::jump;
 use super::matchplay::cubeful_mwc_with;
-use crate::eval::odds::GameOdds;
 use super::{Cube, Owner};
+use crate::eval::odds::GameOdds;
 use crate::met::{MatchEquityTable, MatchScore};
 use std::fmt;
 

@@ -7,6 +7,7 @@
 
 pub mod bearoff;
 pub mod default_nets;
+pub mod endgame;
 pub mod fingerprint;
 pub mod net;
 pub mod net_rank;
@@ -14,6 +15,7 @@ pub mod neural;
 pub mod odds;
 pub mod probs;
 pub mod pubeval;
+pub mod race;
 pub mod top_ranked;
 
 pub use probs::Probs;

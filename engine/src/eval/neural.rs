@@ -20,41 +20,13 @@
 //! 100,000 games (seed 4) the screened deep nets score +0.001 +- 0.003 ppg against
 //! the one-layer nets, as the unscreened ones did.
 
+use super::endgame::Endgame;
 use super::net::encode::INPUTS;
 use super::net::{Base, Net, Scratch, OUTPUTS};
 use super::{best_move_index, terminal_probs, Evaluator, Probs};
 use crate::dice::Dice;
 use crate::movegen::{Move, MoveGenerator};
 use crate::position::Position;
-
-/// Exact values for some endgames (the bear-off databases).
-pub trait Endgame: Send + Sync {
-    /// Probabilities for the player on roll, when `pos` is covered.
-    fn probs(&self, pos: &Position) -> Option<Probs>;
-
-    /// A hash of the tables, for the engine fingerprint.
-    fn checksum(&self) -> u64;
-
-    /// The race net's `probs` for the race `pos`, with what the tables know exactly
-    /// put in their place (by default nothing).
-    fn refine_race(&self, _pos: &Position, probs: Probs) -> Probs {
-        probs
-    }
-}
-
-impl Endgame for super::bearoff::BearoffDb {
-    fn probs(&self, pos: &Position) -> Option<Probs> {
-        super::bearoff::BearoffDb::probs(self, pos)
-    }
-
-    fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
-        super::bearoff::BearoffDb::refine_race(self, pos, probs)
-    }
-
-    fn checksum(&self) -> u64 {
-        super::bearoff::BearoffDb::checksum(self)
-    }
-}
 
 /// Which part of the evaluator answers for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,8 +19,8 @@
 
 use crate::cube::matchplay::cubeless_mwc;
 use crate::cube::{Cube, CubeDecision, CubeSpot, Owner};
-use crate::eval::odds::GameOdds;
 use crate::dice::Dice;
+use crate::eval::odds::GameOdds;
 use crate::eval::{after_move, terminal_probs, Evaluator, Probs};
 use crate::met::{MatchEquityTable, MatchScore};
 use crate::movegen::{Move, MoveGenerator};

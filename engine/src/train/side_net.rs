@@ -4,17 +4,17 @@
 //!
 //! Why cross-entropy on the whole distribution rather than a loss on the expected
 //! rolls: the race's chances are sums over the two sides' distributions (see
-//! [`win_from`](crate::eval::bearoff::race_distribution::win_from)), so their shape
+//! [`win_from`](crate::eval::race::distribution::win_from)), so their shape
 //! matters, and the softmax keeps every prediction a distribution.
 
 use crate::dice::Dice;
-use crate::eval::bearoff::one_roll::one_roll_lookahead;
 use crate::eval::bearoff::one_sided::side_position;
-use crate::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
-use crate::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
-use crate::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use crate::eval::bearoff::side_race::{one_sided_distribution, pips_to_come_home};
 use crate::eval::bearoff::OneSidedDb;
+use crate::eval::race::distribution::{dominated_count, dominated_full_count};
+use crate::eval::race::one_roll::one_roll_lookahead;
+use crate::eval::race::side::{expected_rolls, Side, RACE_ROLLS};
+use crate::eval::race::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
+use crate::eval::race::side_race::{one_sided_distribution, pips_to_come_home};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -571,8 +571,8 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::race_distribution::{drain_memo, rolls_distribution};
     use crate::eval::bearoff::BearoffDb;
+    use crate::eval::race::distribution::{drain_memo, rolls_distribution};
 
     /// A small net learns the exact distributions of the sides one search visits:
     /// after a few epochs its expected rolls are within a fraction of a roll, far

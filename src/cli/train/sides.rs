@@ -11,11 +11,12 @@ use super::supervised::{read_positions, thread_count};
 use super::write_atomic;
 use crate::cli::nets::read_side_net;
 use crate::cli::CliError;
-use bgfarm_engine::eval::bearoff::race_distribution::{
-    drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution, Side,
+use bgfarm_engine::eval::race::distribution::{
+    drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution,
 };
-use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
-use bgfarm_engine::eval::bearoff::side_race::pips_to_come_home;
+use bgfarm_engine::eval::race::side::Side;
+use bgfarm_engine::eval::race::side_net::{Head, SideNet};
+use bgfarm_engine::eval::race::side_race::pips_to_come_home;
 use bgfarm_engine::rng::Rng;
 use bgfarm_engine::train::side_net::{
     bootstrap_walk, decode_samples, encode_samples, fit, Lookahead, SideFitOptions, SideSample,

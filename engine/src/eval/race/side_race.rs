@@ -1,7 +1,7 @@
 //! An [`Endgame`] that answers races from one-sided distributions: the tables' for
 //! a side that is home, the exact search's for a side within a limit, the one-sided
 //! race net's ([`SideNet`]) for the rest; win chances follow as in
-//! [`race_win`](super::race_distribution::race_win), and gammon chances as in
+//! [`race_win`](super::distribution::race_win), and gammon chances as in
 //! [`gammon_from`] from the saver's first-off distribution where it is exact or the
 //! net is trusted with it ([`GammonTrust`]: every saver by default). Backgammon
 //! chances, and the gammon chances of savers the net is not trusted with, stay the
@@ -11,15 +11,16 @@
 //! evaluation per side not home and head (cached per thread), cheap enough for
 //! rollouts.
 
-use super::one_roll::{one_roll_lookahead, PlayFilter};
-use super::race_distribution::{
+use super::distribution::{
     dominated_full_count, first_off_distribution, gammon_from, race_sides, rolls_distribution,
-    win_from, Side, RACE_ROLLS,
+    win_from,
 };
+use super::one_roll::{one_roll_lookahead, PlayFilter};
+use super::side::{Side, RACE_ROLLS};
 use super::side_kernel::SideKernel;
 use super::side_net::{side_inputs, softmax, Head, SideNet};
-use super::OneSidedDb;
-use crate::eval::neural::Endgame;
+use crate::eval::bearoff::OneSidedDb;
+use crate::eval::endgame::Endgame;
 use crate::eval::Probs;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -560,8 +561,8 @@ impl Endgame for SideRace<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::exact_race::ExactRace;
     use crate::eval::bearoff::BearoffDb;
+    use crate::eval::race::exact::ExactRace;
     use crate::ids::position_id;
 
     /// With every side within the limit the net is never asked: the layer gives the
@@ -616,7 +617,7 @@ mod tests {
             let layer = SideRace::new(db, db.one_sided(), &net, 0).with_trust(t);
             layer.with_back_checkers(false).checksum()
         });
-        let tagged = |tag: &[u8]| crate::eval::bearoff::layer_checksum(db, tag, net.checksum());
+        let tagged = |tag: &[u8]| crate::eval::race::layer_checksum(db, tag, net.checksum());
         assert_eq!(sums[0], tagged(b"side-net+near-gammons"));
         assert_eq!(sums[1], tagged(b"side-net+gammons"));
         assert!(sums[0] != sums[1] && sums[1] != sums[2] && sums[0] != sums[2]);

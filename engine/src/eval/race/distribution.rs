@@ -38,29 +38,15 @@
 //! and 1.06 GB with it, 1,672 and 1.43 GB with the standard library's map (one
 //! core each, the two runs side by side; values identical).
 
-use super::index::POINTS;
-use super::one_sided::{side_position, MAX_ROLLS};
+use super::side::{expected_rolls, Side, RACE_ROLLS};
 use super::side_table::{key_side, side_key, SideTable};
-use super::OneSidedDb;
 use crate::dice::Dice;
+use crate::eval::bearoff::index::POINTS;
+use crate::eval::bearoff::one_sided::{side_position, MAX_ROLLS};
+use crate::eval::bearoff::OneSidedDb;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use std::cell::RefCell;
-
-/// Length of every distribution here: entry `n` = P(exactly `n` rolls). A race side
-/// of 15 checkers needs at most about 45 rolls even with small dice only in its
-/// expectation's neighbourhood; mass that would land beyond is kept in the last
-/// entry (it is below 1e-30 for any side of a real race).
-pub const RACE_ROLLS: usize = 64;
-
-/// The expected number of rolls of a distribution (entry `n` = P(exactly `n`
-/// rolls)), summed in entry order.
-pub fn expected_rolls<T: Copy + Into<f64>>(d: &[T]) -> f64 {
-    d.iter()
-        .enumerate()
-        .map(|(n, &p)| n as f64 * p.into())
-        .sum()
-}
 
 /// Most positions a thread's memo keeps; beyond it the memo is emptied before the
 /// next query. About 100 bytes each (a 16-byte slot of a table at most 3/4 full,
@@ -70,9 +56,6 @@ pub fn expected_rolls<T: Copy + Into<f64>>(d: &[T]) -> f64 {
 /// search again from nothing (a hint whose saver reaches 5.6 million positions,
 /// with `--exact-race 6000000`, had not finished after 48 CPU-minutes).
 pub const MEMO_CAP: usize = 4_000_000;
-
-/// A side's checkers in its own numbering, `[i]` = checkers on point `i + 1`.
-pub type Side = [u8; 24];
 
 /// Where a memoised distribution lies in [`Memo::values`]: its entries `lo..lo+len`
 /// (the others are 0).
@@ -636,8 +619,7 @@ mod tests {
             assert!(win(&id) <= best + 1e-9, "{id}");
         }
         let mut eval = crate::testutil::default_nets();
-        let exact =
-            crate::eval::bearoff::exact_race::ExactRace::new(BearoffDb::global(), one(), 1_000_000);
+        let exact = crate::eval::race::exact::ExactRace::new(BearoffDb::global(), one(), 1_000_000);
         eval.endgame = Some(&exact);
         let i = crate::eval::Evaluator::choose_index(&eval, &parent, &moves).unwrap();
         assert_eq!(
