@@ -18,3 +18,12 @@ s/\bcube::GameOdds\b/eval::odds::GameOdds/g
 s/\bcube::matchplay::(win_value|loss_value|live_cash_points)\b/met::live_cube::\1/g
 # Grouped imports that named Endgame with other items of eval::neural:
 s/^use (crate|bgfarm_engine)::eval::neural::\{Endgame, NeuralEvaluator\};/use \1::eval::endgame::Endgame;\nuse \1::eval::neural::NeuralEvaluator;/
+# eval::net split (inference, backprop, init, widen, format, migrate):
+s/^use (crate|bgfarm_engine)::eval::net::\{Base, Net, Scratch, OUTPUTS\};/use \1::eval::net::inference::{Base, Scratch};\nuse \1::eval::net::{Net, OUTPUTS};/
+s/^use (crate|bgfarm_engine)::eval::net::\{Net, Scratch, OUTPUTS\};/use \1::eval::net::inference::Scratch;\nuse \1::eval::net::{Net, OUTPUTS};/
+s/eval::net::(Scratch|Base)\b/eval::net::inference::\1/g
+s/eval::net::\{load_bundle, NetError\}/eval::net::format::{load_bundle, NetError}/g
+s/^use (crate|bgfarm_engine)::eval::net::\{save_bundle, Net\};/use \1::eval::net::format::save_bundle;\nuse \1::eval::net::Net;/
+s/^use (crate|bgfarm_engine)::eval::net::\{bundle_has, load_bundle, Net, Role\};/use \1::eval::net::format::{bundle_has, load_bundle};\nuse \1::eval::net::migrate::Role;\nuse \1::eval::net::Net;/
+s/eval::net::(load_bundle|save_bundle|bundle_has|load_net|NetError)\b/eval::net::format::\1/g
+s/eval::net::(Role|ENCODING|V4_ENCODING|V3_ENCODING|PREVIOUS_ENCODING|LEGACY_ENCODING)\b/eval::net::migrate::\1/g

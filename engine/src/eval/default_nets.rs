@@ -18,7 +18,7 @@
 
 use super::bearoff::BearoffDb;
 use super::endgame::Endgame;
-use super::net::{load_bundle, NetError};
+use super::net::format::{load_bundle, NetError};
 use super::neural::NeuralEvaluator;
 use super::race::side_net::SideNet;
 use super::race::side_race::SideRace;

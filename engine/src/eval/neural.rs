@@ -22,7 +22,8 @@
 
 use super::endgame::Endgame;
 use super::net::encode::INPUTS;
-use super::net::{Base, Net, Scratch, OUTPUTS};
+use super::net::inference::{Base, Scratch};
+use super::net::{Net, OUTPUTS};
 use super::{best_move_index, terminal_probs, Evaluator, Probs};
 use crate::dice::Dice;
 use crate::movegen::{Move, MoveGenerator};

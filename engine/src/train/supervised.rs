@@ -23,7 +23,8 @@
 use super::dataset::Sample;
 use super::siblings::{difference_targets, residuals};
 use crate::eval::net::adam::{Adam, Gradient};
-use crate::eval::net::{Net, Scratch, OUTPUTS};
+use crate::eval::net::inference::Scratch;
+use crate::eval::net::{Net, OUTPUTS};
 use crate::eval::neural::{Class, NeuralEvaluator};
 use crate::eval::{best_move_index, terminal_probs, Probs};
 use crate::movegen::MoveGenerator;

@@ -11,7 +11,8 @@
 use super::{save, write_atomic};
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
-use bgfarm_engine::eval::net::{save_bundle, Net};
+use bgfarm_engine::eval::net::format::save_bundle;
+use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::TrialScratch;

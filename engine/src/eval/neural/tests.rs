@@ -8,8 +8,8 @@ use crate::rng::Rng;
 fn default_eval(endgame: Option<&'static dyn Endgame>) -> NeuralEvaluator<'static> {
     let bytes = crate::eval::default_nets::BYTES;
     NeuralEvaluator {
-        contact: super::super::net::load_bundle(bytes, "contact.").expect("default nets"),
-        race: super::super::net::load_bundle(bytes, "race.").expect("default nets"),
+        contact: super::super::net::format::load_bundle(bytes, "contact.").expect("default nets"),
+        race: super::super::net::format::load_bundle(bytes, "race.").expect("default nets"),
         endgame,
         screen: None,
     }
