@@ -27,3 +27,7 @@ s/^use (crate|bgfarm_engine)::eval::net::\{save_bundle, Net\};/use \1::eval::net
 s/^use (crate|bgfarm_engine)::eval::net::\{bundle_has, load_bundle, Net, Role\};/use \1::eval::net::format::{bundle_has, load_bundle};\nuse \1::eval::net::migrate::Role;\nuse \1::eval::net::Net;/
 s/eval::net::(load_bundle|save_bundle|bundle_has|load_net|NetError)\b/eval::net::format::\1/g
 s/eval::net::(Role|ENCODING|V4_ENCODING|V3_ENCODING|PREVIOUS_ENCODING|LEGACY_ENCODING)\b/eval::net::migrate::\1/g
+# Feature block sizes: eval::net::features -> eval::net::feature_layout
+s/eval::net::features::(PER_SIDE|BASE_FEATURES|EXTRA_PER_SIDE|V4_FEATURES|FEATURES)\b/eval::net::feature_layout::\1/g
+s/eval::net::features::\{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE, V4_FEATURES\}/eval::net::feature_layout::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE, V4_FEATURES}/g
+s/net::features::\{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE\}/net::feature_layout::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE}/g

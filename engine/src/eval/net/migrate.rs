@@ -3,7 +3,7 @@
 //! exactly what they did.
 
 use super::encode::{INPUTS, RAW_INPUTS};
-use super::features;
+use super::feature_layout as features;
 
 /// Name of the input encoding written into every weights file: the 198 raw inputs
 /// plus the hand-crafted [`features`] (three blocks), the [`race_features`] in races.

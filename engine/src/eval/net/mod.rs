@@ -32,6 +32,7 @@
 pub mod adam;
 pub mod backprop;
 pub mod encode;
+pub mod feature_layout;
 pub mod features;
 pub mod format;
 pub mod inference;
@@ -39,6 +40,8 @@ pub mod init;
 pub mod kernels;
 pub mod migrate;
 pub mod race_features;
+pub mod shots;
+pub mod side_view;
 pub mod structure;
 pub mod widen;
 

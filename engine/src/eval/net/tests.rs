@@ -160,10 +160,10 @@ fn previous_encoding_race_nets_load_without_race_rows() {
     );
     let r = load_bundle(&old, "race.").unwrap();
     let h = r.hidden;
-    for slot in 0..features::FEATURES {
+    for slot in 0..feature_layout::FEATURES {
         let row = &r.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
         let was = &race.w1[(RAW_INPUTS + slot) * h..(RAW_INPUTS + slot + 1) * h];
-        if RACE_ONLY_SLOTS.contains(&slot) || slot >= features::BASE_FEATURES {
+        if RACE_ONLY_SLOTS.contains(&slot) || slot >= feature_layout::BASE_FEATURES {
             assert!(row.iter().all(|&w| w == 0.0), "slot {slot}");
         } else {
             assert_eq!(row, was, "slot {slot}");
