@@ -1,6 +1,6 @@
 //! What an evaluator asks of exact endgame knowledge: the bear-off tables
-//! ([`BearoffDb`](super::bearoff::BearoffDb)) and the race layers stacked on them
-//! ([`super::race`]). A trait of its own, so that the neural evaluator, which asks,
+//! (`BearoffDb`) and the race layers stacked on them
+//! (`eval::race`). A trait of its own, so that the neural evaluator, which asks,
 //! and the tables and layers, which answer, need nothing from each other.
 
 use super::Probs;

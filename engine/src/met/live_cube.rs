@@ -4,7 +4,7 @@
 //!
 //! They live with the tables because computing a table needs them too: Tom Keith's
 //! live-cube table ([`super::keith`]) takes each score's MWC from both players' cash
-//! points. The cube's match-play model ([`crate::cube::matchplay`]) builds its
+//! points. The cube's match-play model (`cube::matchplay`) builds its
 //! cubeful MWC on them.
 
 use super::{MatchEquity, MatchScore};

@@ -9,7 +9,7 @@ use super::feature_layout as features;
 /// plus the hand-crafted [`features`] (three blocks), the [`race_features`] in races.
 pub const ENCODING: &str = "bgfarm-198f-v5";
 
-/// The encoding before the features' third block ([`structure`], release 0.8.0),
+/// The encoding before the features' third block ([`structure`](super::structure)),
 /// still read: the same inputs up to the second block's end. Its nets load with zero
 /// rows for the third block, so they compute exactly what they did.
 pub const V4_ENCODING: &str = "bgfarm-198f-v4";
@@ -17,7 +17,7 @@ pub const V4_ENCODING: &str = "bgfarm-198f-v4";
 /// Inputs of a [`V4_ENCODING`] file.
 pub(super) const V4_INPUTS: usize = RAW_INPUTS + features::V4_FEATURES;
 
-/// The encoding before the features' second block (release 0.6.0), still read: the
+/// The encoding before the features' second block, still read: the
 /// same inputs up to the first block's end. Its nets load with zero rows for the
 /// second block, so they compute exactly what they did.
 pub const V3_ENCODING: &str = "bgfarm-198f-v3";
@@ -25,7 +25,7 @@ pub const V3_ENCODING: &str = "bgfarm-198f-v3";
 /// Inputs of a [`V3_ENCODING`] or [`PREVIOUS_ENCODING`] file.
 pub(super) const V3_INPUTS: usize = RAW_INPUTS + features::BASE_FEATURES;
 
-/// The encoding before the race features (release 0.5.0 and earlier), still read: the
+/// The encoding before the race features, still read: the
 /// same inputs except in races, where five slots per side were always 0. A race net
 /// of that encoding has its rows there zeroed on load (they never received a
 /// gradient, but a net trained from random weights kept random ones), so it computes

@@ -1,5 +1,5 @@
-//! One side's board as bit masks, the form the contact features ([`super::features`])
-//! and the shot counts ([`super::shots`]) are computed from.
+//! One side's board as bit masks, the form the contact features (`features`)
+//! and the shot counts (`shots`) are computed from.
 
 use crate::position::Position;
 

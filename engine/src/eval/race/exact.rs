@@ -51,7 +51,7 @@ impl Endgame for ExactRace<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // "+gammons": since 0.10.1 the layer sets the gammon chances too.
+        // "+gammons": the layer sets the gammon chances too, so its results differ from a win-only layer's.
         super::layer_checksum(self.inner, b"exact-race+gammons", self.limit)
     }
 

@@ -1,7 +1,7 @@
 //! A race side as the one-sided searches, the side net and the race layers see it,
 //! and the shape of their roll distributions: the vocabulary they share, kept apart
-//! so that the search ([`super::distribution`]) and its memo index
-//! ([`super::side_table`]) each use it without using each other.
+//! so that the search (`race::distribution`) and its memo index
+//! (`race::side_table`) each use it without using each other.
 
 /// A side's checkers in its own numbering, `[i]` = checkers on point `i + 1`.
 pub type Side = [u8; 24];

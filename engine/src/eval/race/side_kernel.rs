@@ -3,7 +3,7 @@
 //! row to every hidden unit at once, and the sums compiled for AVX2 where the CPU
 //! has it.
 //!
-//! Why: in 0.13.0 the net answers every race with a saver (its split first-off
+//! Why: the net answers every race with a saver (its split first-off
 //! head a second hidden layer) and took 30% of the main job's rollout (the README's
 //! main command, one thread, `perf`): the hidden layers walked one unit at a time
 //! over scattered weights, and the SSE2 build ran the output dots 4 lanes wide.
