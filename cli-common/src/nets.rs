@@ -4,14 +4,17 @@
 
 use crate::CliError;
 use bgfarm_engine::eval::bearoff::cache::Outcome;
-use bgfarm_engine::eval::bearoff::exact_race::ExactRace;
-use bgfarm_engine::eval::bearoff::gammon_save::ExactGammons;
-use bgfarm_engine::eval::bearoff::side_net::SideNet;
-use bgfarm_engine::eval::bearoff::side_race::{GammonTrust, SideRace};
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
-use bgfarm_engine::eval::net::{bundle_has, load_bundle, Net, Role};
-use bgfarm_engine::eval::neural::{Endgame, NeuralEvaluator};
+use bgfarm_engine::eval::endgame::Endgame;
+use bgfarm_engine::eval::net::format::{bundle_has, load_bundle};
+use bgfarm_engine::eval::net::migrate::Role;
+use bgfarm_engine::eval::net::Net;
+use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::eval::race::exact::ExactRace;
+use bgfarm_engine::eval::race::gammon_save::ExactGammons;
+use bgfarm_engine::eval::race::side_net::SideNet;
+use bgfarm_engine::eval::race::side_race::{GammonTrust, SideRace};
 use std::path::{Path, PathBuf};
 
 /// The default endgame: the exact bear-off tables, shared by the whole process

@@ -5,8 +5,8 @@
 
 use crate::nets::exact_endgame;
 use crate::CliError;
-use bgfarm_engine::eval::bearoff::side_race::GammonTrust;
-use bgfarm_engine::eval::neural::Endgame;
+use bgfarm_engine::eval::endgame::Endgame;
+use bgfarm_engine::eval::race::side_race::GammonTrust;
 
 /// How races are evaluated (see [`exact_endgame`]).
 #[derive(clap::Args, Clone, Debug, Default)]

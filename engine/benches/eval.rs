@@ -37,7 +37,7 @@
 //! `forward_sse2` 337-467k/s -> 560-716k/s, `batch` 0.51-0.97M/s -> 0.97-1.28M/s.
 
 use bgfarm_engine::eval::default_nets::{BYTES, DEEP_BYTES};
-use bgfarm_engine::eval::net::load_bundle;
+use bgfarm_engine::eval::net::format::load_bundle;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::eval::Probs;
 use bgfarm_engine::ids::position_id;

@@ -360,12 +360,6 @@ impl Default for Position {
     }
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::ids::position_id::encode(self))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,7 +1,7 @@
 //! Helpers shared by the engine's unit tests.
 
 use crate::eval::bearoff::BearoffDb;
-use crate::eval::net::load_bundle;
+use crate::eval::net::format::load_bundle;
 use crate::eval::neural::NeuralEvaluator;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;

@@ -30,8 +30,8 @@
 //!   48.1% and 1.49 uncapped (20,000 games); for x = 0 to 0.75 both variants agree
 //!   with his table within about 0.5% and 0.04.
 
-use super::odds::GameOdds;
 use super::{piecewise, Owner};
+use crate::eval::odds::GameOdds;
 
 /// Janowski's take point for the player on roll at cube life `x`: the P(win) below
 /// which they should pass a double (their `W`, `L`).

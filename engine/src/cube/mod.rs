@@ -14,7 +14,7 @@
 //! - [`volatility`]: estimating the jump model's volatility from self-play.
 //!
 //! Everything is seen from the player on roll, whose cubeless odds are a
-//! [`GameOdds`]. Money equities are per unit of the current cube; match values are
+//! [`GameOdds`](crate::eval::odds::GameOdds). Money equities are per unit of the current cube; match values are
 //! match-winning chances (MWC).
 
 pub mod decision;
@@ -23,11 +23,9 @@ pub mod jump;
 pub mod life;
 pub mod lookahead;
 pub mod matchplay;
-pub mod odds;
 pub mod volatility;
 
 pub use decision::{CubeAnalysis, CubeDecision, CubeModel, CubeSpot};
-pub use odds::GameOdds;
 
 /// Who holds the cube, seen from the player on roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,11 +16,12 @@
 //! median 7.20 s of CPU against 0.00791 in 6.27 s for `fast` (17% less precision
 //! per CPU-second; 42% less unscreened).
 
-use super::bearoff::side_net::SideNet;
-use super::bearoff::side_race::SideRace;
 use super::bearoff::BearoffDb;
-use super::net::{load_bundle, NetError};
-use super::neural::{Endgame, NeuralEvaluator};
+use super::endgame::Endgame;
+use super::net::format::{load_bundle, NetError};
+use super::neural::NeuralEvaluator;
+use super::race::side_net::SideNet;
+use super::race::side_race::SideRace;
 use std::sync::OnceLock;
 
 /// The one-sided race net (a 100-128-2x64 [`SideNet`] whose first-off head has a
@@ -111,7 +112,7 @@ mod tests {
     /// against 0.013, see [`long_races_near_the_exact_search`].)
     #[test]
     fn the_side_net_is_close_to_the_exact_search() {
-        use crate::eval::bearoff::race_distribution::race_win;
+        use crate::eval::race::distribution::race_win;
         use crate::eval::Evaluator;
         let db = BearoffDb::global();
         let parent = crate::ids::position_id::decode("a21eAACzuwMGAA").unwrap();
@@ -178,7 +179,7 @@ mod tests {
     }
 
     /// Gammon saves with stragglers far back, where 0.12 missed (see
-    /// [`GammonTrust::DEFAULT`](crate::eval::bearoff::side_race::GammonTrust::DEFAULT)).
+    /// [`GammonTrust::DEFAULT`](crate::eval::race::side_race::GammonTrust::DEFAULT)).
     /// `vwEAANj2DYAQAA` 5-1 is a backgammon save: 18/13 7/6 leaves a checker on the
     /// 22-point, so 0.12 valued it with the race net and 22/17 7/6 with the
     /// one-sided net, and chose 18/13 7/6 by 0.04; the one-sided searches and GNU

@@ -123,8 +123,9 @@ mod tests {
     fn default_nets_fingerprint() {
         let bytes = crate::eval::default_nets::BYTES;
         let e = NeuralEvaluator {
-            contact: crate::eval::net::load_bundle(bytes, "contact.").expect("default nets"),
-            race: crate::eval::net::load_bundle(bytes, "race.").expect("default nets"),
+            contact: crate::eval::net::format::load_bundle(bytes, "contact.")
+                .expect("default nets"),
+            race: crate::eval::net::format::load_bundle(bytes, "race.").expect("default nets"),
             endgame: None,
             screen: None,
         };

@@ -7,12 +7,15 @@
 
 pub mod bearoff;
 pub mod default_nets;
+pub mod endgame;
 pub mod fingerprint;
 pub mod net;
 pub mod net_rank;
 pub mod neural;
+pub mod odds;
 pub mod probs;
 pub mod pubeval;
+pub mod race;
 pub mod top_ranked;
 
 pub use probs::Probs;

@@ -47,7 +47,7 @@
 
 use super::bearoff::BearoffDb;
 use super::net::encode::{point_base, INPUTS, RAW_INPUTS};
-use super::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
+use super::net::feature_layout::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE};
 use super::net::race_features::{race_features, FIRST_OFF_SLOT};
 use super::neural::{EvalScratch, NeuralEvaluator};
 use super::pubeval::{self, PointTable, RankBase};

@@ -10,6 +10,7 @@
 use super::base64;
 use crate::error::ParseError;
 use crate::position::Position;
+use std::fmt;
 
 /// The 10-byte key of a position.
 pub fn key(pos: &Position) -> [u8; 10] {
@@ -74,6 +75,15 @@ pub fn decode(id: &str) -> Result<Position, ParseError> {
     let key = base64::decode::<10>(id)
         .map_err(|e| ParseError::new(format!("bad position ID {id:?}: {e}")))?;
     from_key(&key).map_err(|e| ParseError::new(format!("bad position ID {id:?}: {}", e.message())))
+}
+
+/// A position debugs as its GNU Backgammon position ID, `Position(4HPwATDgc/ABMA)`:
+/// short, and pasteable into GNU Backgammon or `bgfarm` to see the board. It lives
+/// here, with the encoding, so that `position` needs nothing from `ids`.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", encode(self))
+    }
 }
 
 #[cfg(test)]

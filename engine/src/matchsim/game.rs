@@ -18,8 +18,9 @@
 //! Cube actions carry no luck.
 
 use crate::cube::matchplay::cubeless_mwc;
-use crate::cube::{Cube, CubeDecision, CubeSpot, GameOdds, Owner};
+use crate::cube::{Cube, CubeDecision, CubeSpot, Owner};
 use crate::dice::Dice;
+use crate::eval::odds::GameOdds;
 use crate::eval::{after_move, terminal_probs, Evaluator, Probs};
 use crate::met::{MatchEquityTable, MatchScore};
 use crate::movegen::{Move, MoveGenerator};

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::eval::default_nets::BYTES;
-use crate::eval::net::load_bundle;
+use crate::eval::net::format::load_bundle;
 use crate::eval::neural::NeuralEvaluator;
 
 fn nets() -> NeuralEvaluator<'static> {

@@ -20,9 +20,9 @@
 //! known. Check (tested): with `G = 0.26` the table is within 0.002 of the published
 //! "mec26" values 1a2a .685, 2a3a .5945, 2a4a .6641, 3a5a .646, 5a7a .6232.
 
+use super::live_cube::live_cash_points;
 use super::{MatchEquity, MatchEquityTable, MatchScore, MetError, MAX_AWAY};
-use crate::cube::matchplay::live_cash_points;
-use crate::cube::GameOdds;
+use crate::eval::odds::GameOdds;
 
 /// The leader's free drop at 1-away/2-away post-Crawford (GNU Backgammon's value).
 pub const FREE_DROP_2: f64 = 0.015;

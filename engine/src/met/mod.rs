@@ -17,6 +17,7 @@
 pub mod extend;
 pub mod kazaross;
 pub mod keith;
+pub mod live_cube;
 pub mod score;
 pub mod xml;
 

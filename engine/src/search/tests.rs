@@ -5,7 +5,7 @@
 use super::*;
 use crate::eval::bearoff::BearoffDb;
 use crate::eval::default_nets;
-use crate::eval::net::load_bundle;
+use crate::eval::net::format::load_bundle;
 use crate::eval::neural::NeuralEvaluator;
 use crate::eval::{after_move, terminal_probs, Evaluator, Probs};
 use crate::movegen::legal_moves;

@@ -8,7 +8,8 @@
 use super::request::{Ask, Request};
 use crate::cli::search_args::Engine;
 use bgfarm_engine::cube::lookahead::Lookahead;
-use bgfarm_engine::cube::{CubeDecision, CubeModel, CubeSpot, GameOdds};
+use bgfarm_engine::cube::{CubeDecision, CubeModel, CubeSpot};
+use bgfarm_engine::eval::odds::GameOdds;
 use bgfarm_engine::eval::{terminal_probs, Evaluator};
 use bgfarm_engine::met::MatchEquityTable;
 use bgfarm_engine::notation::format_move;

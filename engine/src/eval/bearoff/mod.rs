@@ -27,18 +27,8 @@
 //! [`BearoffDb::CHECKSUM`].
 
 pub mod cache;
-pub mod escape;
-pub mod exact_race;
-pub mod gammon_save;
 pub mod index;
-pub mod one_roll;
 pub mod one_sided;
-pub mod race_distribution;
-pub mod searched;
-pub mod side_kernel;
-pub mod side_net;
-pub mod side_race;
-pub mod side_table;
 pub mod two_sided;
 
 pub use one_sided::{OneSidedDb, MAX_FIRST_ROLLS, MAX_ROLLS};
@@ -125,33 +115,6 @@ impl BearoffDb {
             return Some(Probs([w, 0.0, 0.0, 0.0, 0.0]));
         }
         race_probs(&self.one, &mover, &opponent)
-    }
-
-    /// The chance that the player on roll of the race `pos` is backgammoned if this
-    /// roll takes none of its stragglers out of the opponent's home board
-    /// ([`escape::backgammon_chance`] going second), where the tables decide it:
-    /// what escaping now is worth, at most.
-    pub fn backgammon_if_stuck(&self, pos: &Position) -> Option<f32> {
-        escape::backgammon_chance(&self.one, pos, false)
-    }
-
-    /// `probs` (a race net's, for the race `pos`, consistent) with the backgammon
-    /// chances the tables decide exactly ([`escape::backgammon_chances`]) in place
-    /// of the net's; the gammon chance on that side is raised to at least the
-    /// backgammon chance. Other races are returned as they are, at the cost of a
-    /// scan of the board.
-    pub fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
-        let (win_bg, lose_bg) = escape::backgammon_chances(&self.one, pos);
-        let [w, mut wg, mut wbg, mut lg, mut lbg] = probs.0;
-        if let Some(b) = win_bg {
-            wbg = b.min(w);
-            wg = wg.max(wbg);
-        }
-        if let Some(b) = lose_bg {
-            lbg = b.min(1.0 - w);
-            lg = lg.max(lbg);
-        }
-        Probs([w, wg, wbg, lg, lbg])
     }
 
     /// P(all checkers of `side` off in exactly `n` rolls) for `n` in `0..MAX_ROLLS`;
@@ -243,30 +206,10 @@ pub fn race_probs(
 }
 
 /// FNV-1a, 64-bit, of `bytes`.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
-}
-
-/// Race chances put in the cumulative convention: backgammons within gammons within
-/// wins (losses), once a layer has replaced some of them.
-fn cumulative(w: f32, wg: f32, wbg: f32, lg: f32, lbg: f32) -> Probs {
-    let wbg = wbg.min(w);
-    let wg = wg.min(w).max(wbg);
-    let lbg = lbg.min(1.0 - w);
-    let lg = lg.min(1.0 - w).max(lbg);
-    Probs([w, wg, wbg, lg, lbg])
-}
-
-/// The checksum of an analysis layer over `inner` (FNV-1a over the inner checksum,
-/// the layer's `tag` and its size limit), so that results computed with the layer
-/// carry their own engine fingerprint.
-fn layer_checksum(inner: &dyn crate::eval::neural::Endgame, tag: &[u8], limit: u64) -> u64 {
-    let mut bytes = inner.checksum().to_le_bytes().to_vec();
-    bytes.extend_from_slice(tag);
-    bytes.extend_from_slice(&limit.to_le_bytes());
-    fnv1a(&bytes)
 }
 
 #[cfg(test)]

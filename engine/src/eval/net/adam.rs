@@ -12,7 +12,9 @@
 //! the net); [`Adam::step`] turns it into one update. Sums are in a fixed order, so a
 //! fit is the same bit for bit on any number of threads.
 
-use super::{Net, Scratch, INPUTS, OUTPUTS};
+use super::encode::INPUTS;
+use super::inference::Scratch;
+use super::{Net, OUTPUTS};
 
 /// A gradient of the cross-entropy, laid out like the [`Net`] it belongs to.
 #[derive(Clone, Debug)]

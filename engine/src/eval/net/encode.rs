@@ -13,7 +13,8 @@
 //! per entry: about 30 rows instead of 198 (30.4 on average over the oracle
 //! benchmark's candidate positions).
 
-use super::features::{features_with, FEATURES};
+use super::feature_layout::FEATURES;
+use super::features::features_with;
 use crate::position::Position;
 
 /// Raw inputs (checker counts, bars, borne-off, pips): the whole first encoding.
@@ -310,7 +311,7 @@ pub fn encode_delta_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::features::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE, V4_FEATURES};
+    use crate::eval::net::feature_layout::{BASE_FEATURES, EXTRA_PER_SIDE, PER_SIDE, V4_FEATURES};
     use crate::eval::net::structure::THIRD_PER_SIDE;
     use crate::testutil::random_positions;
 

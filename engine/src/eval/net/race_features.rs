@@ -30,7 +30,7 @@
 //!    over its checkers, / 30 (the opening position's 32 is the most a race can
 //!    have left only after contact broke in the outfield).
 
-use super::features::{BASE_FEATURES, FEATURES, PER_SIDE};
+use super::feature_layout::{BASE_FEATURES, FEATURES, PER_SIDE};
 use crate::position::Position;
 
 /// Slot of `first_off` in a side's features (item 4 above).

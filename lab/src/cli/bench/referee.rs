@@ -12,7 +12,7 @@
 //! for every race decision where GNU Backgammon 2-ply's best play, GNU Backgammon
 //! 0-ply's choice (the file's best `eq0`) and bgfarm's 0-ply choice are not all one
 //! play, it values every legal play by
-//! [`searched_probs`](bgfarm_engine::eval::bearoff::searched::searched_probs) (no
+//! [`searched_probs`](bgfarm_engine::eval::race::searched::searched_probs) (no
 //! net anywhere) and, where every play is decided, scores the three choices by
 //! those values instead. Where the three agree they lose alike under any referee;
 //! those decisions count 0 for all three, as in the bench.
@@ -29,12 +29,10 @@ use crate::cli::mean::Mean;
 use crate::cli::search_args::{CacheArgs, EvalArgs};
 use crate::cli::CliError;
 use bgfarm_cli_common::progress::bar;
-use bgfarm_engine::eval::bearoff::gammon_save::Memo;
-use bgfarm_engine::eval::bearoff::race_distribution::{
-    dominated_count, dominated_full_count, race_sides,
-};
-use bgfarm_engine::eval::bearoff::searched::searched_probs;
 use bgfarm_engine::eval::bearoff::BearoffDb;
+use bgfarm_engine::eval::race::distribution::{dominated_count, dominated_full_count, race_sides};
+use bgfarm_engine::eval::race::gammon_save::Memo;
+use bgfarm_engine::eval::race::searched::searched_probs;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::notation::format_move;
 use bgfarm_engine::search::Ladder;

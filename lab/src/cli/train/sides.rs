@@ -12,11 +12,12 @@ use super::files::write_atomic;
 use super::threads::thread_count;
 use crate::cli::nets::read_side_net;
 use crate::cli::CliError;
-use bgfarm_engine::eval::bearoff::race_distribution::{
-    drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution, Side,
+use bgfarm_engine::eval::race::distribution::{
+    drain_memo, first_off_distribution, memo_len, race_sides, rolls_distribution,
 };
-use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
-use bgfarm_engine::eval::bearoff::side_race::pips_to_come_home;
+use bgfarm_engine::eval::race::side::Side;
+use bgfarm_engine::eval::race::side_net::{Head, SideNet};
+use bgfarm_engine::eval::race::side_race::pips_to_come_home;
 use bgfarm_engine::rng::Rng;
 use bgfarm_lab::train::side_net::{
     bootstrap_walk, decode_samples, encode_samples, fit, Lookahead, SideFitOptions, SideSample,

@@ -4,7 +4,8 @@
 
 use super::files::{save, write_atomic};
 use crate::cli::CliError;
-use bgfarm_engine::eval::net::{save_bundle, Net};
+use bgfarm_engine::eval::net::format::save_bundle;
+use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_lab::train::td::{train, TdConfig};
 use std::path::PathBuf;

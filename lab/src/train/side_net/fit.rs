@@ -4,13 +4,13 @@
 //!
 //! Why cross-entropy on the whole distribution rather than a loss on the expected
 //! rolls: the race's chances are sums over the two sides' distributions (see
-//! [`win_from`](bgfarm_engine::eval::bearoff::race_distribution::win_from)), so their shape
+//! [`win_from`](bgfarm_engine::eval::race::distribution::win_from)), so their shape
 //! matters, and the softmax keeps every prediction a distribution.
 
 use super::SideSample;
-use bgfarm_engine::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
-use bgfarm_engine::eval::bearoff::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
-use bgfarm_engine::eval::bearoff::side_race::pips_to_come_home;
+use bgfarm_engine::eval::race::side::{expected_rolls, Side, RACE_ROLLS};
+use bgfarm_engine::eval::race::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
+use bgfarm_engine::eval::race::side_race::pips_to_come_home;
 use bgfarm_engine::rng::Rng;
 
 /// How to fit.
@@ -293,8 +293,8 @@ pub fn fit(
 mod tests {
     use super::super::samples::{decode_samples, encode_samples};
     use super::*;
-    use bgfarm_engine::eval::bearoff::race_distribution::{drain_memo, rolls_distribution};
     use bgfarm_engine::eval::bearoff::BearoffDb;
+    use bgfarm_engine::eval::race::distribution::{drain_memo, rolls_distribution};
 
     /// A small net learns the exact distributions of the sides one search visits:
     /// after a few epochs its expected rolls are within a fraction of a roll, far

@@ -6,8 +6,8 @@ pub mod fit;
 pub mod samples;
 pub mod targets;
 
-use bgfarm_engine::eval::bearoff::race_distribution::{Side, RACE_ROLLS};
-use bgfarm_engine::eval::bearoff::side_net::Head;
+use bgfarm_engine::eval::race::side::{Side, RACE_ROLLS};
+use bgfarm_engine::eval::race::side_net::Head;
 
 pub use fit::{evaluate, fit, SideFitOptions, SideFitReport, FAR_FIRST_PIPS, FAR_PIPS};
 pub use samples::{decode_samples, encode_samples};

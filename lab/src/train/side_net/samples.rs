@@ -2,8 +2,8 @@
 //! compact bytes ([`encode_samples`]) and back ([`decode_samples`]).
 
 use super::SideSample;
-use bgfarm_engine::eval::bearoff::race_distribution::RACE_ROLLS;
-use bgfarm_engine::eval::bearoff::side_net::Head;
+use bgfarm_engine::eval::race::side::RACE_ROLLS;
+use bgfarm_engine::eval::race::side_net::Head;
 
 /// The magic of a samples file ([`encode_samples`]).
 const MAGIC: &[u8; 8] = b"BGSIDES1";

@@ -7,13 +7,13 @@
 
 use super::SideSample;
 use bgfarm_engine::dice::Dice;
-use bgfarm_engine::eval::bearoff::one_roll::one_roll_lookahead;
 use bgfarm_engine::eval::bearoff::one_sided::side_position;
-use bgfarm_engine::eval::bearoff::race_distribution::{dominated_count, dominated_full_count};
-use bgfarm_engine::eval::bearoff::race_distribution::{expected_rolls, Side, RACE_ROLLS};
-use bgfarm_engine::eval::bearoff::side_net::{Head, SideNet};
-use bgfarm_engine::eval::bearoff::side_race::one_sided_distribution;
 use bgfarm_engine::eval::bearoff::OneSidedDb;
+use bgfarm_engine::eval::race::distribution::{dominated_count, dominated_full_count};
+use bgfarm_engine::eval::race::one_roll::one_roll_lookahead;
+use bgfarm_engine::eval::race::side::{expected_rolls, Side, RACE_ROLLS};
+use bgfarm_engine::eval::race::side_net::{Head, SideNet};
+use bgfarm_engine::eval::race::side_race::one_sided_distribution;
 use bgfarm_engine::movegen::MoveGenerator;
 use bgfarm_engine::position::Position;
 use bgfarm_engine::rng::Rng;
@@ -216,8 +216,8 @@ pub fn bootstrap_walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::eval::bearoff::race_distribution::rolls_distribution;
     use bgfarm_engine::eval::bearoff::BearoffDb;
+    use bgfarm_engine::eval::race::distribution::rolls_distribution;
 
     /// Where every side after a play is within [`BOOTSTRAP_EXACT`], a lookahead
     /// target plays each game to the fewest exact expected rolls, which is the

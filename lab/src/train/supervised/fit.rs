@@ -4,7 +4,8 @@
 use crate::train::dataset::Sample;
 use crate::train::siblings::{difference_targets, residuals};
 use bgfarm_engine::eval::net::adam::{Adam, Gradient};
-use bgfarm_engine::eval::net::{Net, Scratch};
+use bgfarm_engine::eval::net::inference::Scratch;
+use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::Probs;
 use bgfarm_engine::rng::Rng;
 

@@ -3,7 +3,7 @@
 //! row to every hidden unit at once, and the sums compiled for AVX2 where the CPU
 //! has it.
 //!
-//! Why: in 0.13.0 the net answers every race with a saver (its split first-off
+//! Why: the net answers every race with a saver (its split first-off
 //! head a second hidden layer) and took 30% of the main job's rollout (the README's
 //! main command, one thread, `perf`): the hidden layers walked one unit at a time
 //! over scattered weights, and the SSE2 build ran the output dots 4 lanes wide.
@@ -14,7 +14,7 @@
 //! register, or two SSE2 ones, the same additions either way; Rust never fuses
 //! them into FMAs).
 
-use super::race_distribution::{expected_rolls, RACE_ROLLS};
+use super::side::{expected_rolls, RACE_ROLLS};
 use super::side_net::{dot, Head, SideNet, SIDE_INPUTS};
 
 /// A [`SideNet`] with its hidden weights transposed. See the module docs.
@@ -214,7 +214,7 @@ unsafe fn logits_avx2(w: &[f32], b: &[f32], h: &[f32]) -> [f32; RACE_ROLLS] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::side_net::side_inputs;
+    use crate::eval::race::side_net::side_inputs;
     use crate::rng::Rng;
 
     /// The gradient against central differences of the built-in net's expected
@@ -226,7 +226,9 @@ mod tests {
         let kernel = SideKernel::new(net);
         let mean = |head: Head, x: &[f32; SIDE_INPUTS]| -> f64 {
             let h = kernel.hidden_layer(head, x);
-            expected_rolls(&super::super::side_net::softmax(&kernel.logits(head, &h)))
+            expected_rolls(&crate::eval::race::side_net::softmax(
+                &kernel.logits(head, &h),
+            ))
         };
         let mut far = [0u8; 24];
         for (p, n) in [(6, 5), (8, 2), (12, 3), (13, 3), (14, 1), (24, 1)] {

@@ -8,10 +8,10 @@
 //! (`bootstrap_target` in bgfarm-lab's `train::side_net`), which differ
 //! in how they value the sides after the plays and in whether they filter.
 
-use super::one_sided::side_position;
-use super::race_distribution::{expected_rolls, Side, RACE_ROLLS};
+use super::side::{expected_rolls, Side, RACE_ROLLS};
 use super::side_net::{Head, SIDE_INPUTS};
 use crate::dice::Dice;
+use crate::eval::bearoff::one_sided::side_position;
 use crate::movegen::MoveGenerator;
 
 /// Which plays of a roll [`one_roll_lookahead`] values: the `keep` with the least
@@ -159,7 +159,7 @@ pub fn one_roll_lookahead(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::side_net::{dot, side_inputs};
+    use crate::eval::race::side_net::{dot, side_inputs};
     use crate::rng::Rng;
 
     fn random_side(rng: &mut Rng) -> Side {

@@ -12,7 +12,7 @@
 //!
 //! What "searched" means, chance by chance (each side plays to finish, or to bear
 //! its first checker off, in the fewest expected rolls: the one-sided approximation
-//! the bear-off tables make too, see [`race_distribution`](super::race_distribution)):
+//! the bear-off tables make too, see [`distribution`](super::distribution)):
 //! - Both sides home: the tables ([`BearoffDb::probs`]), the two-sided one exact.
 //! - Win: where one side is too far behind to finish first but with a chance under
 //!   [`NEGLIGIBLE`], 0 or 1: it cannot finish before the roll on which the dice have
@@ -21,22 +21,23 @@
 //!   distribution alone). This decides the gammon saves where the saver's own
 //!   all-off search is the largest (`/zIAAHCvUFAUAA` after 3-5: 101 pips against
 //!   18). Else both sides' all-off distributions
-//!   ([`race_win`](super::race_distribution::race_win)).
+//!   ([`race_win`](super::distribution::race_win)).
 //! - Gammons: none while the saver has a checker off. Else the exact gammon search
 //!   ([`gammon_chances`]: the saver plays for the finisher's actual distribution)
 //!   where it decides within its budget, else the one-sided first-off search
 //!   ([`race_gammons`]). The two differ by 0.001-0.004 where both decide (module
-//!   docs of [`exact_race`](super::exact_race)).
+//!   docs of [`exact`](super::exact)).
 //! - Backgammons: none while the saver has a checker off or none in the finisher's
 //!   home board (race checkers only move forward, so none can get there later). Else
 //!   the escape tables ([`backgammon_chances`]), which need the finisher home.
 
+use super::distribution::{
+    dominated_count, race_gammons, race_sides, rolls_distribution, win_from,
+};
 use super::escape::backgammon_chances;
 use super::gammon_save::{gammon_chances, Memo};
-use super::race_distribution::{
-    dominated_count, race_gammons, race_sides, rolls_distribution, win_from, Side, RACE_ROLLS,
-};
-use super::{BearoffDb, OneSidedDb};
+use super::side::{Side, RACE_ROLLS};
+use crate::eval::bearoff::{BearoffDb, OneSidedDb};
 use crate::eval::{terminal_probs, Probs};
 use crate::position::Position;
 
@@ -204,7 +205,7 @@ pub fn trailing_bound(trailer: &Side, leader: &[f64; RACE_ROLLS], lag: usize) ->
 mod tests {
     use super::*;
     use crate::dice::Dice;
-    use crate::eval::bearoff::race_distribution::race_win;
+    use crate::eval::race::distribution::race_win;
     use crate::ids::position_id;
     use crate::movegen::legal_moves;
 

@@ -1,5 +1,5 @@
 //! The one-sided race net: a side's distribution of rolls to bear off, learned from
-//! the one-sided searches ([`race_distribution`](super::race_distribution)), for
+//! the one-sided searches ([`distribution`](super::distribution)), for
 //! the sides those searches cannot reach in time.
 //!
 //! Why: a race's win and gammon chances follow from two one-sided distributions
@@ -21,7 +21,7 @@
 //! the other: a refit of the shared layer on far first-off samples moved the
 //! all-off head in mid-length races (see the README).
 
-use super::race_distribution::{Side, RACE_ROLLS};
+use super::side::{Side, RACE_ROLLS};
 use crate::rng::Rng;
 use std::collections::HashMap;
 

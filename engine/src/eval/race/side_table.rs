@@ -16,7 +16,7 @@
 //! side): at most 2 + 15 + 24 = 41 bits, never 0 (the empty slot's mark), and one
 //! key per side.
 
-use super::race_distribution::Side;
+use super::side::Side;
 
 /// One slot: `key` 0 is empty.
 #[derive(Clone, Copy, Default)]

@@ -27,9 +27,10 @@
 //! running (6.5 s for all 54,264 sides of up to 15 checkers before the die-by-die
 //! pruning, 1.9 s after it). 1.0 MB of `f32`.
 
-use super::index::{self, POINTS};
-use super::one_sided::MAX_ROLLS;
-use super::{opponent_home, OneSidedDb};
+use crate::eval::bearoff::index::{self, POINTS};
+use crate::eval::bearoff::one_sided::MAX_ROLLS;
+use crate::eval::bearoff::{opponent_home, BearoffDb, OneSidedDb};
+use crate::eval::Probs;
 use crate::position::Position;
 use std::sync::OnceLock;
 
@@ -202,6 +203,37 @@ pub fn backgammon_chance(one: &OneSidedDb, runner: &Position, first: bool) -> Op
         .map(|n| f64::from(done[n]) * (1.0 - f64::from(out[n - lag])))
         .sum();
     Some(p.clamp(0.0, 1.0) as f32)
+}
+
+/// The escape tables' answers through the bear-off tables, which an evaluator holds:
+/// kept with the escape computation they call, so the tables need nothing of races.
+impl BearoffDb {
+    /// The chance that the player on roll of the race `pos` is backgammoned if this
+    /// roll takes none of its stragglers out of the opponent's home board
+    /// ([`backgammon_chance`] going second), where the tables decide it:
+    /// what escaping now is worth, at most.
+    pub fn backgammon_if_stuck(&self, pos: &Position) -> Option<f32> {
+        backgammon_chance(self.one_sided(), pos, false)
+    }
+
+    /// `probs` (a race net's, for the race `pos`, consistent) with the backgammon
+    /// chances the tables decide exactly ([`backgammon_chances`]) in place
+    /// of the net's; the gammon chance on that side is raised to at least the
+    /// backgammon chance. Other races are returned as they are, at the cost of a
+    /// scan of the board.
+    pub fn refine_race(&self, pos: &Position, probs: Probs) -> Probs {
+        let (win_bg, lose_bg) = backgammon_chances(self.one_sided(), pos);
+        let [w, mut wg, mut wbg, mut lg, mut lbg] = probs.0;
+        if let Some(b) = win_bg {
+            wbg = b.min(w);
+            wg = wg.max(wbg);
+        }
+        if let Some(b) = lose_bg {
+            lbg = b.min(1.0 - w);
+            lg = lg.max(lbg);
+        }
+        Probs([w, wg, wbg, lg, lbg])
+    }
 }
 
 #[cfg(test)]

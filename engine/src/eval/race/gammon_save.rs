@@ -36,11 +36,11 @@
 //! what makes it large, and they matter: allowing only the plays that bring the
 //! stragglers furthest changes `/zIAAHCvUFAUAA`'s result from 0.783 to 0.801.
 
-use super::index::POINTS;
-use super::one_sided::{side_of, side_position, MAX_ROLLS};
-use super::{opponent_home, OneSidedDb};
 use crate::dice::Dice;
-use crate::eval::neural::Endgame;
+use crate::eval::bearoff::index::{self, POINTS};
+use crate::eval::bearoff::one_sided::{side_of, side_position, MAX_ROLLS};
+use crate::eval::bearoff::{opponent_home, OneSidedDb};
+use crate::eval::endgame::Endgame;
 use crate::eval::Probs;
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
@@ -194,7 +194,7 @@ pub fn save_chance(
     memo: &mut Memo,
 ) -> Option<f64> {
     let (saver, finisher) = sides(pos)?;
-    let finisher_index = super::index::index(&finisher, super::index::MAX_CHECKERS)?;
+    let finisher_index = index::index(&finisher, index::MAX_CHECKERS)?;
     let done = one.distribution(&finisher)?;
     // The saver's n-th roll comes after the finisher's n - 1 rolls (n going second):
     // T(n) = P(finisher needs >= n rolls), or >= n + 1 going second.
@@ -239,7 +239,7 @@ pub fn gammon_chances(
 
 /// Exact gammon chances in races on top of another endgame: an [`Endgame`] that
 /// refines the race net's probabilities with `inner` (the tables, or the tables
-/// with [`ExactRace`](super::exact_race::ExactRace)'s one-sided chances) and then
+/// with [`ExactRace`](super::exact::ExactRace)'s one-sided chances) and then
 /// replaces its gammon chances by [`gammon_chances`] wherever the search decides
 /// them within `budget` positions. It goes last because where it decides, it is
 /// the better answer: its saver plays for the finisher's actual distribution,

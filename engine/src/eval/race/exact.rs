@@ -16,19 +16,19 @@
 //! 14/11 (exact 0.779 and 0.783; net 0.816 and 0.828). They need no finisher at
 //! home, and a saver's first-off search is far smaller than its full one.
 
-use super::race_distribution::{race_gammons, race_win};
-use super::OneSidedDb;
-use crate::eval::neural::Endgame;
+use super::distribution::{race_gammons, race_win};
+use crate::eval::bearoff::OneSidedDb;
+use crate::eval::endgame::Endgame;
 use crate::eval::Probs;
 use crate::position::Position;
 
 /// `inner` with one-sided race win chances where both sides'
-/// [`dominated_count`](super::race_distribution::dominated_count)s are at most
+/// [`dominated_count`](super::distribution::dominated_count)s are at most
 /// `limit`, and gammon chances where the finisher's and the saver's (first-off
-/// [`dominated_full_count`](super::race_distribution::dominated_full_count)) are.
+/// [`dominated_full_count`](super::distribution::dominated_full_count)) are.
 ///
 /// Not the default: a search costs from milliseconds to a minute or more (see
-/// [`race_distribution`](super::race_distribution)), against about a microsecond for the race net, so it is
+/// [`distribution`](super::distribution)), against about a microsecond for the race net, so it is
 /// for analysing positions (`eval`, `hint`, `bench hint`, `train label` with
 /// `--exact-race`), not for rollouts.
 pub struct ExactRace<'a> {
@@ -51,7 +51,7 @@ impl Endgame for ExactRace<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // "+gammons": since 0.10.1 the layer sets the gammon chances too.
+        // "+gammons": the layer sets the gammon chances too, so its results differ from a win-only layer's.
         super::layer_checksum(self.inner, b"exact-race+gammons", self.limit)
     }
 
@@ -75,8 +75,8 @@ impl Endgame for ExactRace<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bearoff::gammon_save::{gammon_chances, Memo};
     use crate::eval::bearoff::BearoffDb;
+    use crate::eval::race::gammon_save::{gammon_chances, Memo};
     use crate::ids::position_id;
 
     /// GNU Backgammon's bench race `X90GAQCFBwAAAA` 2-1 (see `gammon_save`'s

@@ -1,0 +1,244 @@
+//! Unit tests of [`super`].
+
+use super::*;
+use crate::eval::{after_move, best_move_index, Greedy, Player};
+use crate::movegen::MoveGenerator;
+use crate::rng::Rng;
+
+fn default_eval(endgame: Option<&'static dyn Endgame>) -> NeuralEvaluator<'static> {
+    let bytes = crate::eval::default_nets::BYTES;
+    NeuralEvaluator {
+        contact: super::super::net::format::load_bundle(bytes, "contact.").expect("default nets"),
+        race: super::super::net::format::load_bundle(bytes, "race.").expect("default nets"),
+        endgame,
+        screen: None,
+    }
+}
+
+/// Positions before a roll, with the roll, from random self-play games (all
+/// phases: contact, hits and bar entries, races, bear-offs, game ends).
+fn random_decisions(n: usize, seed: u64) -> Vec<(Position, crate::dice::Dice)> {
+    let mut rng = Rng::new(seed);
+    let mut gen = MoveGenerator::new();
+    let mut out = Vec::with_capacity(n);
+    let mut pos = Position::STARTING;
+    while out.len() < n {
+        let dice = rng.roll();
+        out.push((pos, dice));
+        let moves = gen.generate(&pos, dice);
+        pos = if moves.is_empty() {
+            pos.switch_sides()
+        } else {
+            moves[rng.below(moves.len() as u32) as usize].next_position()
+        };
+        if pos.game_over() {
+            pos = Position::STARTING;
+        }
+    }
+    out
+}
+
+/// Batch against one-by-one: max abs difference, candidates compared, and the
+/// decisions where the choices differ beyond a near-tie.
+fn compare(eval: &NeuralEvaluator<'_>, decisions: usize, seed: u64) -> (f32, usize, usize) {
+    let mut gen = MoveGenerator::new();
+    let mut scratch = eval.scratch();
+    let mut batch = Vec::new();
+    let (mut max_diff, mut count, mut bad_choices) = (0f32, 0usize, 0usize);
+    for (pos, dice) in random_decisions(decisions, seed) {
+        let moves = gen.generate(&pos, dice).to_vec();
+        eval.evaluate_moves(&pos, &moves, &mut scratch, &mut batch);
+        assert_eq!(batch.len(), moves.len());
+        let full: Vec<Probs> = moves
+            .iter()
+            .map(|m| eval.evaluate_with(&m.next_position(), &mut scratch))
+            .collect();
+        for (b, f) in batch.iter().zip(&full) {
+            for k in 0..OUTPUTS {
+                max_diff = max_diff.max((b.0[k] - f.0[k]).abs());
+            }
+            count += 1;
+        }
+        let (bi, fi) = (best_move_index(&batch), best_move_index(&full));
+        if let (Some(bi), Some(fi)) = (bi, fi) {
+            let gap = (full[bi].flip().equity() - full[fi].flip().equity()).abs();
+            if bi != fi && gap > 1e-5 {
+                bad_choices += 1;
+            }
+        } else {
+            assert_eq!(bi, fi);
+        }
+    }
+    (max_diff, count, bad_choices)
+}
+
+#[test]
+fn batch_matches_one_by_one_with_default_nets() {
+    let (diff, count, bad) = compare(&default_eval(None), 3000, 7);
+    assert!(count > 30_000, "{count} candidates");
+    assert!(
+        diff < 1e-5,
+        "max abs difference {diff:e} over {count} candidates"
+    );
+    assert_eq!(bad, 0);
+}
+
+#[test]
+fn batch_matches_one_by_one_with_random_nets_and_bearoff_tables() {
+    let eval = NeuralEvaluator {
+        contact: Net::random(32, 11),
+        race: Net::random(16, 12),
+        endgame: Some(crate::eval::bearoff::BearoffDb::global()),
+        screen: None,
+    };
+    let (diff, count, bad) = compare(&eval, 2000, 8);
+    assert!(count > 20_000, "{count} candidates");
+    assert!(
+        diff < 1e-5,
+        "max abs difference {diff:e} over {count} candidates"
+    );
+    assert_eq!(bad, 0);
+}
+
+#[test]
+fn greedy_uses_the_batch_and_agrees_with_after_move() {
+    let eval = default_eval(None);
+    let greedy = Greedy(eval.clone());
+    let mut gen = MoveGenerator::new();
+    for (pos, dice) in random_decisions(500, 9) {
+        let moves = gen.generate(&pos, dice).to_vec();
+        if moves.is_empty() {
+            continue;
+        }
+        let chosen = greedy.choose(&pos, dice, &moves);
+        let eqs: Vec<f32> = moves
+            .iter()
+            .map(|m| after_move(&eval, m).equity())
+            .collect();
+        let best = eqs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        assert!(best - eqs[chosen] < 1e-5, "{pos:?} {dice:?}");
+    }
+    // The trait's default (one by one) gives the same numbers as the override.
+    let (pos, dice) = (
+        Position::STARTING,
+        crate::dice::Dice::new(6, 5).expect("dice"),
+    );
+    let moves = gen.generate(&pos, dice).to_vec();
+    let mut fast = Vec::new();
+    eval.evaluate_candidates(&pos, &moves, &mut fast);
+    for (m, p) in moves.iter().zip(&fast) {
+        let q = eval.evaluate(&m.next_position());
+        assert!((0..OUTPUTS).all(|k| (p.0[k] - q.0[k]).abs() < 1e-5));
+    }
+}
+
+/// The screened choice, by its definition: the contact net's best among the
+/// screen's best [`SCREEN_KEEP`] contact candidates within [`SCREEN_MARGIN`] and
+/// every candidate without contact, the first on ties.
+fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
+    let screen = NeuralEvaluator {
+        contact: eval.screen.clone().expect("a screen"),
+        race: eval.race.clone(),
+        endgame: eval.endgame,
+        screen: None,
+    };
+    let eq = |e: &NeuralEvaluator<'_>, m: &Move| after_move(e, m).equity();
+    let mut contact: Vec<(f32, usize)> = moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.next_position().has_contact())
+        .map(|(i, m)| (eq(&screen, m), i))
+        .collect();
+    contact.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let floor = contact.first().map_or(0.0, |c| c.0 - SCREEN_MARGIN);
+    let mut offered: Vec<usize> = contact
+        .iter()
+        .take(SCREEN_KEEP)
+        .take_while(|c| c.0 >= floor)
+        .map(|c| c.1)
+        .collect();
+    offered.extend((0..moves.len()).filter(|&i| !moves[i].next_position().has_contact()));
+    offered.sort_unstable();
+    let mut best = offered[0];
+    for &i in &offered {
+        if eq(eval, &moves[i]) > eq(eval, &moves[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+#[test]
+fn the_screen_passes_its_best_few_to_the_contact_net() {
+    let mut eval = crate::eval::default_nets::default_evaluator(Some(
+        crate::eval::bearoff::BearoffDb::global(),
+    ))
+    .expect("built-in nets");
+    let mut gen = MoveGenerator::new();
+    let (mut es, mut probs) = (eval.scratch(), Vec::new());
+    let (mut decided, mut differ) = (0, 0);
+    for (pos, dice) in random_decisions(1500, 31) {
+        let moves = gen.generate(&pos, dice).to_vec();
+        if moves.len() < 2 {
+            continue;
+        }
+        decided += 1;
+        let got = eval.choose_index(&pos, &moves).expect("a move");
+        let want = screened_by_definition(&eval, &moves);
+        // Up to float rounding of the incremental first layer (a few 1e-7).
+        let gap =
+            after_move(&eval, &moves[want]).equity() - after_move(&eval, &moves[got]).equity();
+        assert!(gap.abs() < 1e-5, "{pos:?} {dice:?}: {got} against {want}");
+        let (next, p) = eval.best_successor(&mut gen, &mut es, &mut probs, &pos, dice);
+        assert_eq!(next, moves[got].next_position(), "{pos:?} {dice:?}");
+        assert!((p.equity() - after_move(&eval, &moves[got]).equity()).abs() < 1e-5);
+        let full = Greedy(NeuralEvaluator {
+            screen: None,
+            ..eval.clone()
+        })
+        .choose(&pos, dice, &moves);
+        differ += usize::from(full != got);
+    }
+    // The screen rarely changes the contact net's own choice.
+    assert!(decided > 1000, "{decided}");
+    assert!(differ * 50 < decided, "{differ} of {decided} differ");
+    // A screen identical to the contact net never does.
+    eval.screen = Some(eval.contact.clone());
+    let full = Greedy(NeuralEvaluator {
+        screen: None,
+        ..eval.clone()
+    });
+    for (pos, dice) in random_decisions(300, 32) {
+        let moves = gen.generate(&pos, dice).to_vec();
+        if moves.is_empty() {
+            continue;
+        }
+        assert_eq!(
+            eval.choose_index(&pos, &moves),
+            Some(full.choose(&pos, dice, &moves)),
+            "{pos:?} {dice:?}"
+        );
+    }
+}
+
+#[test]
+fn empty_and_finished_candidates() {
+    let eval = default_eval(None);
+    let mut scratch = eval.scratch();
+    let mut out = vec![Probs::default()];
+    eval.evaluate_moves(&Position::STARTING, &[], &mut scratch, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(best_move_index(&out), None);
+    // Last checker off with a 6-1: every candidate ends the game.
+    let mut m = [0u8; 25];
+    let mut o = [0u8; 25];
+    m[0] = 1;
+    o[5] = 3;
+    let pos = Position::from_arrays(&m, &o).expect("legal");
+    let moves = crate::movegen::legal_moves(&pos, crate::dice::Dice::new(6, 1).expect("dice"));
+    eval.evaluate_moves(&pos, &moves, &mut scratch, &mut out);
+    assert!(!out.is_empty());
+    for (mv, p) in moves.iter().zip(&out) {
+        assert_eq!(Some(*p), terminal_probs(&mv.next_position()));
+    }
+}
