@@ -208,7 +208,7 @@ fn bad_input_is_a_one_line_error_with_code_2() {
 
 /// `--exact-gammons` from the CLI: in the bench race `X90GAQCFBwAAAA` 2-1 the race
 /// net's 0-ply choice (`--side-net none`; the default takes this saver's gammon
-/// chances from the one-sided net since 0.12.0 and plays 2/off 1/off too) is 6/4
+/// chances from the one-sided net and plays 2/off 1/off too) is 6/4
 /// 1/off, while the exact search of the opponent's
 /// first-checker-off chances makes 2/off 1/off the best play, with a gammon chance
 /// of about 0.010 (GNU Backgammon 2-ply: 0.0106). `eval` prints the searched chance
@@ -243,7 +243,7 @@ fn exact_gammons_from_the_cli() {
 /// both sides' rolls to finish picks 20/15 17/11, GNU Backgammon 2-ply's choice,
 /// with a win chance of about 0.020 (GNU 2-ply: 0.0228). The default, the
 /// one-sided race net, gives both plays' win chances within 0.003 of the search's;
-/// since 0.13.0 it also answers for the side 17/6 leaves with a checker on the
+/// it also answers for the side 17/6 leaves with a checker on the
 /// 20-point, which it puts 0.001 too high, so 17/6 comes first by 0.001 (the
 /// bench charges that 0.0032); with `--side-back-checkers false` the race net
 /// values that side and the default's choice is the search's. `eval` with the
@@ -284,7 +284,7 @@ fn exact_race_from_the_cli() {
 /// saver 121 pips from finishing, its finisher home) the exact search and GNU
 /// Backgammon 2-ply put 18/12 13/8 first, 0.008-0.010 ahead of 18/12 9/4; one roll
 /// of lookahead over the one-sided net's first-off distributions (the analysing
-/// commands' default since 0.14.0) finds it, and gives it a gammon loss nearer
+/// commands' default) finds it, and gives it a gammon loss nearer
 /// the search's 0.302 than the net alone (`--side-lookahead off`) does.
 #[test]
 fn first_off_lookahead_from_the_cli() {
@@ -293,7 +293,7 @@ fn first_off_lookahead_from_the_cli() {
     let look = hint_ply0("unoAAMBubhgEAA", "65", &[]);
     let best = &moves_of(&look)[0];
     assert_eq!(best["move"], "18/12 13/8", "{look}");
-    // Valuing every play of each roll, as 0.13.1 did, finds it too.
+    // Valuing every play of each roll (`--side-lookahead-plays 0`) finds it too.
     let every = hint_ply0(
         "unoAAMBubhgEAA",
         "65",

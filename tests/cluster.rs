@@ -560,8 +560,8 @@ fn stop_rules_prune_and_stop_as_in_the_embedded_run() {
         .filter_map(|c| c["trials"].as_u64())
         .collect();
     // Some candidate is pruned at the first wave; the SE target stops the rest
-    // before the 1296 trials (where exactly depends on the nets: with 0.7.0's, k = 3
-    // pruned every play but the best at the first wave).
+    // before the 1296 trials (where exactly depends on the nets: with an earlier
+    // one-layer contact net, k = 3 pruned every play but the best at the first wave).
     let most = trials.iter().copied().max().unwrap_or(0);
     assert!(trials.contains(&324), "{trials:?}");
     assert!(most > 324 && most < 1296 && most % 324 == 0, "{trials:?}");

@@ -6,7 +6,7 @@
 //!   position (encode + hidden layer + outputs); throughput = positions.
 //! - `eval_contact/forward_deep`: the same with the default evaluator's deeper
 //!   contact net (234-128-64-5): 513k/s where `forward` of the one-layer net gave
-//!   1.02M/s in the same run (release 0.9.0; minutes apart, on a busier machine,
+//!   1.02M/s in the same run (minutes apart, on a busier machine,
 //!   465k/s against 681k/s).
 //! - `eval_contact/forward_sse2` (the build's baseline level): the same kernels
 //!   without AVX2, to check that the runtime-detected path pays.
@@ -18,7 +18,7 @@
 //!   `NeuralEvaluator::evaluate_moves` once per position (incremental first layer).
 //!   No bear-off tables here (`endgame: None`), so every candidate goes through a net.
 //!   `batch_deep`: `batch` with the deeper net for every candidate (no screen): 433k
-//!   against 752k candidates/s for `batch` in one run (release 0.10.0, busy machine).
+//!   against 752k candidates/s for `batch` in one run (busy machine).
 //!
 //! Target (DESIGN.md performance budget): >= 250,000 evaluations/s.
 //!

@@ -5,9 +5,9 @@
 //! The default evaluator ([`default_evaluator`], `--net default`, alias `deep`) is the
 //! deeper contact net of [`DEEP_BYTES`] with the one-layer contact net of [`BYTES`] as
 //! its screen ([`NeuralEvaluator::screen`]); `--net fast` ([`fast_evaluator`]) is
-//! the one-layer nets alone, the default of releases 0.8.0 and 0.9.0.
+//! the one-layer nets alone.
 //!
-//! Why the deeper net leads since 0.10.0 (GNU Backgammon's bench, loss x1000 per
+//! Why the deeper net leads (GNU Backgammon's bench, loss x1000 per
 //! decision at 0-ply; `bgfarm duel`): contact 5.1 against 6.9 (GNU Backgammon 0-ply
 //! 3.9), crashed 8.4 against 12.3, +0.633 ppg against PubEval where the fast nets
 //! make +0.611, and level with them head to head (+0.002 +- 0.004 over 100,000
@@ -25,7 +25,7 @@ use super::race::side_race::SideRace;
 use std::sync::OnceLock;
 
 /// The one-sided race net (a 100-128-2x64 [`SideNet`] whose first-off head has a
-/// hidden layer of its own, 0.13.0), produced by `bgfarm train sides` and
+/// hidden layer of its own), produced by `bgfarm train sides` and
 /// `side-fit` with the commands of `scripts/train-side-net.sh`.
 pub const SIDE_BYTES: &[u8] = include_bytes!("../../nets/side.safetensors");
 
@@ -39,16 +39,17 @@ pub fn side_net() -> Result<&'static SideNet, NetError> {
 
 /// The default endgame: the tables, and race win and gammon chances from one-sided
 /// distributions ([`SideRace`] with the built-in [`side_net`], no searches), as
-/// every command and worker evaluates by default (win chances since 0.11.0, gammon
-/// chances near home since 0.12.0, every saver and sides with checkers back since
-/// 0.13.0); backgammon chances from the race net and its escape tables. Why: on
-/// GNU Backgammon's 250 bench races, 0-ply loss x1000 0.243 against 0.12's 0.342
-/// and the race net's 0.445, and the 0-ply equities of GNU Backgammon 2-ply's best
-/// five plays off by 3.9 thousandths against 7.4 and 10.6 (differences between
-/// them 2.4 against 5.7 and 9.3; GNU Backgammon 0-ply: 0.133, 2.3 and 2.5). It
-/// costs one small net evaluation per side not home, on top of the race net's,
-/// and one more for a saver whose opponent could finish soon. The layer is made
-/// once, over the tables of the first call (the process-wide ones in practice).
+/// every command and worker evaluates by default (win chances, and gammon chances
+/// for every saver, sides with checkers back included); backgammon chances from the
+/// race net and its escape tables. Why: on GNU Backgammon's 250 bench races, 0-ply
+/// loss x1000 0.243 against 0.342 with the first one-sided net (gammon chances only
+/// near home, no sides with checkers back) and the race net's 0.445, and the 0-ply
+/// equities of GNU Backgammon 2-ply's best five plays off by 3.9 thousandths
+/// against 7.4 and 10.6 (differences between them 2.4 against 5.7 and 9.3; GNU
+/// Backgammon 0-ply: 0.133, 2.3 and 2.5). It costs one small net evaluation per
+/// side not home, on top of the race net's, and one more for a saver whose
+/// opponent could finish soon. The layer is made once, over the tables of the
+/// first call (the process-wide ones in practice).
 pub fn default_endgame(db: &'static BearoffDb) -> Result<&'static dyn Endgame, NetError> {
     static LAYER: OnceLock<SideRace<'static>> = OnceLock::new();
     let net = side_net()?;
@@ -106,10 +107,11 @@ mod tests {
     /// The built-in one-sided race net against the exact one-sided search on GNU
     /// Backgammon's bench race `a21eAACzuwMGAA` 4-1 (77 pips against 79, both sides
     /// with checkers outside): every play's win chance within 0.035 of the
-    /// search's, and the default endgame's 0-ply choice is the search's. (0.13.0's
-    /// all-off head is off here by 0.019 on average, at most 0.032, where 0.12's
-    /// was off by 0.005, at most 0.014; but on 40 long races it is off by 0.007
-    /// against 0.013, see [`long_races_near_the_exact_search`].)
+    /// search's, and the default endgame's 0-ply choice is the search's. (The
+    /// built-in all-off head is off here by 0.019 on average, at most 0.032, where
+    /// the previous all-off head was off by 0.005, at most 0.014; but on 40 long
+    /// races it is off by 0.007 against 0.013, see
+    /// [`long_races_near_the_exact_search`].)
     #[test]
     fn the_side_net_is_close_to_the_exact_search() {
         use crate::eval::race::distribution::race_win;
@@ -131,14 +133,14 @@ mod tests {
         assert_eq!(eval.choose_index(&parent, &moves), Some(best_exact.1));
     }
 
-    /// Long races where 0.12's all-off head was furthest off among 40 self-play
-    /// races with both sides 65-110 pips (the first such from line 13001 of
-    /// `scripts/train-side-net.sh`'s `race.txt`, which no fit saw): the win
+    /// Long races where the previous all-off head was furthest off among 40
+    /// self-play races with both sides 65-110 pips (the first such from line 13001
+    /// of `scripts/train-side-net.sh`'s `race.txt`, which no fit saw): the win
     /// chances of the side on roll by the
     /// exact one-sided searches (`bgfarm eval ID --exact-race 100000000`, about
-    /// 70 s each, so not run here) against the default's. 0.12's net gave 0.522,
-    /// 0.221 and 0.786; 0.13.0's is within 0.03 (its mean error over the 40 is
-    /// 0.0069 against 0.0129; the race net's 0.0058).
+    /// 70 s each, so not run here) against the default's. The previous all-off
+    /// head gave 0.522, 0.221 and 0.786; the built-in net is within 0.03 (its mean
+    /// error over the 40 is 0.0069 against 0.0129; the race net's 0.0058).
     #[test]
     fn long_races_near_the_exact_search() {
         use crate::eval::Evaluator;
@@ -178,15 +180,16 @@ mod tests {
         assert_eq!(chosen, "4AEA4KvbIAAAAA");
     }
 
-    /// Gammon saves with stragglers far back, where 0.12 missed (see
+    /// Gammon saves with stragglers far back, which the first one-sided net,
+    /// trusted only near home and refusing sides with checkers back, missed (see
     /// [`GammonTrust::DEFAULT`](crate::eval::race::side_race::GammonTrust::DEFAULT)).
     /// `vwEAANj2DYAQAA` 5-1 is a backgammon save: 18/13 7/6 leaves a checker on the
-    /// 22-point, so 0.12 valued it with the race net and 22/17 7/6 with the
-    /// one-sided net, and chose 18/13 7/6 by 0.04; the one-sided searches and GNU
-    /// Backgammon 2-ply put 22/17 7/6 ahead by 0.021 (-1.849 against -1.870). In
-    /// `/w0AAHCvUCEJAA` 1-5 (the saver 30 pips from home) the exact gammon
+    /// 22-point, so a layer refusing such sides values it with the race net and
+    /// 22/17 7/6 with the one-sided net, and chooses 18/13 7/6 by 0.04; the
+    /// one-sided searches and GNU Backgammon 2-ply put 22/17 7/6 ahead by 0.021
+    /// (-1.849 against -1.870). In `/w0AAHCvUCEJAA` 1-5 (the saver 30 pips from home) the exact gammon
     /// search gives 16/11 8/7 and 18/17 16/11 0.621 and 0.628 to lose the gammon;
-    /// 0.12's net gave 0.698 and 0.685, the wrong way round.
+    /// the first one-sided net gave 0.698 and 0.685, the wrong way round.
     #[test]
     fn gammon_saves_with_stragglers_far_back() {
         use crate::eval::Evaluator;

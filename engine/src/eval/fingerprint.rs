@@ -11,38 +11,17 @@
 //! safeguard: should a future kernel round differently on some level, results from
 //! different levels are already kept apart.
 //!
-//! The version is bumped whenever the same settings would play differently: 0.2.0
-//! gave the named move filters (which chequer play at 2 plies and more uses) a
-//! 1-ply step, so 0.1.0's cached 2-ply decisions are not reused; 0.3.0 ranks the
-//! luck estimate's moves by the net's linearized equity instead of PubEval, which
-//! changes every variance-reduced trial; 0.4.0 ranks the n-ply search's replies
-//! the same way and keeps 5 of them instead of PubEval's 8; 0.5.0 re-ranks the
-//! luck estimate's best 8 moves with the shots they leave and values 2 instead of
-//! 4, which again changes every variance-reduced trial; 0.6.0 gives the race net
-//! race inputs and takes the backgammon chances of races from exact tables, which
-//! changes race values even for nets of an older file. 0.7.0 adds the contact
-//! features' second block and new default nets; a net of an older file reads it
-//! with zero weights and plays as before (the nets hash alone would tell the
-//! new default nets apart). 0.8.0 re-ranks the luck estimate's best 8 moves with
-//! the second block's double shots and pip loss as well as the shots, which again
-//! changes every variance-reduced trial. 0.9.0 adds the features' third block and
-//! built-in nets with a second hidden layer (older nets read the block with zero
-//! weights and play as before). 0.10.0 makes those the default, with a screen net
-//! that decides which candidates the contact net values in a rollout's 0-ply
-//! choice and which net values the luck estimate (the hash covers the screen).
-//! 0.10.1 changes only an analysis option: `--exact-race` sets the gammon chances
-//! too (its layer's checksum, in the hash, changed with it); default play is
-//! 0.10.0's. 0.10.2 gives the linearized ranking of races the race inputs that are
-//! sums over checkers and terms for a mover's first checker off and for its last
-//! straggler out of the opponent's home board, so the n-ply search's pruning no
-//! longer drops gammon- and backgammon-saving plays, and the luck estimate values
-//! them: n-ply values of races and variance-reduced trials that reach one change.
-//! 0.11.0 answers races from the one-sided race net's roll distributions by
-//! default (the endgame layer's checksum, in the hash, names the net); races
-//! play and value differently, so every trial that reaches one changes.
-//! 0.12.0 takes the gammon chances of races from the one-sided net's first-off
-//! distributions too, for savers near home (the layer's checksum names the
-//! rule): races with a gammon at stake near the end value and play differently.
+//! Why the version is in it: the hash covers the weights and the tables, but the
+//! code around them decides as much of what the same settings play (the move
+//! filters' steps, the luck estimate's and the n-ply search's move ranking, the
+//! feature blocks a net reads, where races take their chances from). So the version
+//! is bumped whenever the same settings would play differently, and results of
+//! different code are kept apart even with the same nets: a cached decision or a
+//! batch of one engine is never reused by another. Options that change results only
+//! where asked for (`--exact-race`, `--exact-gammons`, the one-sided layer's gammon
+//! ramp, back checkers and lookahead) change the endgame layer's checksum instead,
+//! which is in the hash. Which release changed what, and whether results changed
+//! with it, is in CHANGELOG.md.
 
 use super::net::SimdLevel;
 use super::neural::NeuralEvaluator;

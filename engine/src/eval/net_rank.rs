@@ -24,7 +24,7 @@
 //! PubEval's 86.0% and 0.0011, and adding PubEval made it worse at every weight
 //! tried (0.003 to 0.1).
 //!
-//! Races need three things the raw gradient lacks (since 0.10.2): the race inputs
+//! Races need three things the raw gradient lacks: the race inputs
 //! that are sums over checkers (`RACE_SUMS`) go into the table; a move that bears
 //! off a mover's first checker adds the gradient of the gammon inputs it switches
 //! off; and one that takes the last straggler out of the opponent's home board adds

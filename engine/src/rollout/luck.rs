@@ -10,14 +10,15 @@
 //! on the opening rollout the per-trial variance fell 10-11% (10,368 trials, seeds
 //! 11 and 12: SE 0.002943 -> 0.002795 and 0.003045 -> 0.002870) for 3% more CPU. The
 //! shots term made 2 valued moves give up less equity than 4 did without it, for
-//! about 15% more precision per CPU-second ([`RANKED_KEEP`]). Since 0.8.0 the
-//! re-ranking also counts the second block's rolls that hit two blots and pips the
-//! hits cost ([`NetRank::hit_weights`]): release 0.7.0's nets read much of a hit's
-//! cost there, and with the shots alone the opening rollout (1296 trials, one
-//! thread, seeds 1-8) had an RMS SE of 0.00861 against 0.00808 for 0.6.0's nets
-//! (0.00668 against 0.00737 with every move valued by the net, 4 seeds). With all
-//! three: 0.00791, 16% less variance for ~4% more CPU (medians of 3 alternating
-//! runs, 4.73 s against 4.56 s), about 14% more precision per CPU-second.
+//! about 15% more precision per CPU-second ([`RANKED_KEEP`]). The re-ranking also
+//! counts the second block's rolls that hit two blots and pips the hits cost
+//! ([`NetRank::hit_weights`]): nets with the features' second block read much of a
+//! hit's cost there, and with the shots alone the opening rollout (1296 trials, one
+//! thread, seeds 1-8) had an RMS SE of 0.00861 with such nets against 0.00808 with
+//! nets without the block (0.00668 against 0.00737 with every move valued by the
+//! net, 4 seeds). With all three: 0.00791, 16% less variance for ~4% more CPU
+//! (medians of 3 alternating runs, 4.73 s against 4.56 s), about 14% more precision
+//! per CPU-second.
 //!
 //! This runs 21 times per ply of every trial and was most of a trial's cost: on the
 //! opening rollout a ply generates ~438 moves for the 21 rolls and (with 4 valued

@@ -26,9 +26,10 @@
 //! more of them safely. `bgfarm filter-study --ply 2 --decisions 2000`, seeds 1 and 2
 //! (agreement with a 2-ply search of every play, cost per decision, speed-up):
 //! `gnu-normal` 99.6% / 99.4%, 0.00004 / 0.00009, 4.2x / 4.3x; `normal` 99.5% /
-//! 99.3%, 0.00005 / 0.00009, 5.7x / 5.7x (both with version 0.2.0's PubEval reply
-//! pruning; with 0.4.0's: 99.5% at 5.8x and 99.5% at 4.3x on seed 1). On the oracle
-//! bench (`bgfarm bench hint --ply 2`, 0.2.0) the 1-ply step loses nothing: contact 2.9 both, crashed 16.5 -> 13.5,
+//! 99.3%, 0.00005 / 0.00009, 5.7x / 5.7x (both with reply pruning by PubEval's best
+//! 8; with the net's linearized ranking and its best 5: 99.5% at 5.8x and 99.5% at
+//! 4.3x on seed 1). On the oracle bench (`bgfarm bench hint --ply 2`, PubEval's reply
+//! pruning, the first one-layer nets) the 1-ply step loses nothing: contact 2.9 both, crashed 16.5 -> 13.5,
 //! race 1.2 both, at 6.5-7.2 instead of 9.0-10.1 ms per contact hint. Half the
 //! distance follows the published study's advice that a sharper evaluation deserves
 //! a tighter distance; the count stays GNU Backgammon's (4 instead of 8 at 1-ply

@@ -19,10 +19,11 @@
 //! network, and the best of those is the reply. GNU Backgammon does the same with
 //! its small pruning networks (keeping ~5 to 10). The score is
 //! [`NetRank`](crate::eval::net_rank): the net's equity linearized at the position
-//! being expanded, built once for its 21 rolls (PubEval until version 0.4.0). With
+//! being expanded, built once for its 21 rolls (it needs fewer replies than a
+//! ranking by PubEval: see [`Pruning::DEFAULT`]). With
 //! pruning off every reply is scored by the network. Measured on 40 contact
 //! decisions (`search::measure`): 2-ply hints with GNU Backgammon's normal filter
-//! (now `gnu-normal`) and PubEval's best 8 made 13,200 network evaluations each
+//! (`gnu-normal`) and PubEval's best 8 made 13,200 network evaluations each
 //! against 34,500 without pruning.
 //!
 //! A [`Searcher`] holds one thread's scratch space and move generator; create one per
@@ -63,12 +64,12 @@ impl Pruning {
     pub const OFF: Pruning = Pruning { keep: 0 };
     /// The default: re-score the ranking's best 5 replies.
     ///
-    /// With PubEval's ranking, 8 was the default: on 300 random contact positions
-    /// (~27 replies per roll) the 1-ply equity then differed from the unpruned one by
+    /// Keeping PubEval's best 8: on 300 random contact positions (~27 replies
+    /// per roll) the 1-ply equity differed from the unpruned one by
     /// 0.0020 on average (keep 3: 0.012, 5: 0.0051, 12: 0.0007), with 143 instead of
     /// ~550 network evaluations, and 2-ply hints took about half the time. The net's
     /// linearized ranking finds the net's best reply among its best 5 about as often
-    /// as PubEval did among its best 8 (95.4% and 95.5% of contact rolls). On the
+    /// as PubEval does among its best 8 (95.4% and 95.5% of contact rolls). On the
     /// oracle bench, `bgfarm bench hint --ply 2 --prune K` (loss x1000 contact /
     /// crashed / race; ms per contact hint, one thread, two alternating runs):
     /// PubEval 8: 2.9 / 13.5 / 1.2, 6.9-7.0 ms; linearized 8: 2.9 / 10.0 / 1.1,
@@ -348,7 +349,7 @@ impl<'a> Searcher<'a> {
     /// reached (so the net's ties go to the first generated, as in the list).
     /// Measured on the oracle bench's 670 contact decisions, one core, busy shared
     /// machine (`bgfarm bench hint --ply 2 --threads 1`, two alternating runs each):
-    /// 2-ply hints with GNU Backgammon's normal filter (now `gnu-normal`) and
+    /// 2-ply hints with GNU Backgammon's normal filter (`gnu-normal`) and
     /// PubEval's ranking took 11.0-13.5 ms through the list (every reply scored by a
     /// 24-point PubEval pass, the kept ones encoded in full) and
     /// 8.0-8.8 ms so, with the same choices on all 1000 positions' tallies (the

@@ -280,10 +280,10 @@ pub fn mover_shots(pos: &Position) -> u32 {
 /// The mover's hits in `pos` as the net reads them after a move: [`mover_shots`],
 /// then the second block's counts for the same side, `double` (rolls of 36) and
 /// `pip_loss` (pips summed over the 36 rolls), from one pass over the blots. The
-/// luck estimate re-ranks each roll's candidates by all three: with release 0.7.0's
-/// nets, whose second block carries much of what hits cost, the shots alone left
-/// the opening rollout 14% more variance than 0.6.0's nets had (8 seeds), though
-/// with every move valued by the net the new nets had 18% less.
+/// luck estimate re-ranks each roll's candidates by all three: with nets that read
+/// the second block, which carries much of what hits cost, the shots alone left
+/// the opening rollout 14% more variance than nets without the block had (8 seeds),
+/// though with every move valued by the net the nets with it had 18% less.
 #[inline]
 pub fn mover_hits(pos: &Position) -> (u32, u32, u32) {
     hit_profile(&mover_view(pos))
@@ -315,7 +315,7 @@ pub fn features(pos: &Position) -> [f32; FEATURES] {
 
 /// [`features`], the third block ([`super::structure`]) computed only if `third`
 /// (zero otherwise): a net whose weights for it are all zero skips its cost, about
-/// 14% of a rollout's CPU with release 0.8.0's nets.
+/// 14% of a rollout's CPU with the one-layer nets.
 #[inline]
 pub fn features_with(pos: &Position, third: bool) -> [f32; FEATURES] {
     if pos.has_contact() {

@@ -7,7 +7,7 @@
 //! weight rows there (a race input that was always 0 received no gradient), so it
 //! computes exactly what it did until it is refitted.
 //!
-//! Why these: most of what the race net of release 0.5.0 lost on GNU Backgammon's
+//! Why these: most of what a race net without them lost on GNU Backgammon's
 //! 250 bench races (1.5 x1000 per decision; GNU Backgammon 0-ply 0.13) came from
 //! races with a gammon or backgammon at stake: 0.46 of it from gammon saves, 0.64
 //! from a single backgammon save. What decides those is whether a side has borne

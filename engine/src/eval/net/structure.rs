@@ -34,12 +34,12 @@
 //!
 //! All are 0 in a pure race, where the race net reads only the first block.
 //!
-//! Measured: added to release 0.8.0's one-layer contact net and fitted with it to
+//! Measured: added to the one-layer contact net and fitted with it to
 //! 6.6M 1-ply labels, the block changed nothing measurable
 //! (`scripts/contact-diff-check.py` 60.4 against 60.3 without it). In a 128-unit net
 //! fitted from random weights to 2.1M of those labels it lowered the held-out equity
-//! RMSE at epoch 13 of 30 from 0.0413 to 0.0400. The nets of release 0.9.0, with a
-//! second hidden layer, read it.
+//! RMSE at epoch 13 of 30 from 0.0413 to 0.0400. The deeper nets, with a second
+//! hidden layer, read it.
 
 use crate::position::Position;
 

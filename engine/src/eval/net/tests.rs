@@ -84,7 +84,7 @@ fn without_second_block(net: &Net) -> Net {
     with_rows_zeroed_from(net, V3_INPUTS)
 }
 
-/// A file of release 0.6.0's encoding (no second block) loads with zero rows
+/// A file of encoding `bgfarm-198f-v3` (no second block) loads with zero rows
 /// there, and so computes what it did.
 #[test]
 fn v3_files_load_with_zero_second_block_rows() {
@@ -107,7 +107,7 @@ fn v3_files_load_with_zero_second_block_rows() {
     assert!(load_bundle(&wrong, "contact.").is_err());
 }
 
-/// A file of release 0.8.0's encoding (no third block) loads with zero rows
+/// A file of encoding `bgfarm-198f-v4` (no third block) loads with zero rows
 /// there, and so computes what it did.
 #[test]
 fn v4_files_load_with_zero_third_block_rows() {

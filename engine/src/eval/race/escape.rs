@@ -14,13 +14,13 @@
 //!
 //! With the opponent home, its rolls to finish come from the one-sided bear-off
 //! table, and the backgammon chance is exact up to the one-sided approximation:
-//! [`backgammon_chances`]. Why it matters: release 0.5.0's race net put GNU
-//! Backgammon's best play of one such race (4 checkers on the 23-point, one on the
-//! 19, 4-3 to play) 21st of 28, with a backgammon chance of 0.256 where GNU
-//! Backgammon's 2-ply gives 0.083 and the table 0.083 (see the tests), and played
-//! one GNU Backgammon puts at 0.244 (net: 0.062, table: 0.242). That decision alone
-//! was 0.64 of the race net's 1.5 x1000 loss per race decision on GNU Backgammon's
-//! bench.
+//! [`backgammon_chances`]. Why it matters: a race net without the race inputs,
+//! giving the backgammon chances itself, put GNU Backgammon's best play of one such
+//! race (4 checkers on the 23-point, one on the 19, 4-3 to play) 21st of 28, with
+//! a backgammon chance of 0.256 where GNU Backgammon's 2-ply gives 0.083 and the
+//! table 0.083 (see the tests), and played one GNU Backgammon puts at 0.244 (net:
+//! 0.062, table: 0.242). That decision alone was 0.64 of that race net's 1.5 x1000
+//! loss per race decision on GNU Backgammon's bench.
 //!
 //! Cost: built on first use, 8,008 sides x 21 rolls, the distinct results of each
 //! roll found die by die: 0.18 s on the shared 2-core machine with other work
@@ -279,8 +279,8 @@ mod tests {
     }
 
     /// The bench race of the module docs: 4 checkers on the 23-point and one on the
-    /// 19 after 23/20 23/19 (GNU Backgammon's play) against 19/16 6/2 (the old race
-    /// net's), the opponent with 9 on its 1-point: the table must prefer GNU
+    /// 19 after 23/20 23/19 (GNU Backgammon's play) against 19/16 6/2 (that of a
+    /// race net without the race inputs), the opponent with 9 on its 1-point: the table must prefer GNU
     /// Backgammon's play, by about as much as GNU Backgammon's 2-ply says (0.083
     /// against 0.175).
     #[test]

@@ -277,7 +277,8 @@ impl Endgame for ExactGammons<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // On the bare tables, the fingerprint of earlier releases.
+        // A fixed tag: over the bare tables it gives the checksum (and so the
+        // fingerprint) that results made with this layer over them already carry.
         super::layer_checksum(self.inner, b"exact-gammons", self.budget as u64)
     }
 

@@ -54,8 +54,8 @@ pub struct SideRace<'a> {
 /// The ramp over a saver's pips to come home along which the net's first-off
 /// distribution takes over the gammon chances from the inner layer: fully up to
 /// `full` pips, not at all from `none`, linear between. [`GammonTrust::ALL`], the
-/// default since 0.13.0, trusts the net for every saver; [`GammonTrust::NEAR`] was
-/// the default of 0.12.
+/// default, trusts the net for every saver; [`GammonTrust::NEAR`] only near home,
+/// for a net whose first-off distributions far from home are not to be trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GammonTrust {
     pub full: u32,
@@ -75,12 +75,12 @@ impl GammonTrust {
     /// 0-ply loss is 0.243 against [`NEAR`](Self::NEAR)'s 0.346, and the 0-ply
     /// equities of GNU Backgammon 2-ply's best five plays are off by 3.9
     /// thousandths against 6.5 (their differences 2.4 against 5.2; GNU
-    /// Backgammon 0-ply 2.3 and 2.5). Measured before 0.13.0's all-off refit,
+    /// Backgammon 0-ply 2.3 and 2.5). Measured with the previous all-off head,
     /// every ramp between lost more (0.32-0.38 for 20:35 to 45:60 against
     /// 0.251): sibling plays either side of it are valued by two estimators at
     /// once.
     pub const DEFAULT: GammonTrust = GammonTrust::ALL;
-    /// 0.12's default: fully up to 10 pips from home, not from 25. With 0.12's net
+    /// Fully up to 10 pips from home, not from 25. With the first one-sided net
     /// (one hidden layer for both heads) trusting it everywhere cost 0.65 x1000 per
     /// bench race decision against this ramp's 0.34, nearly all of it in five
     /// gammon saves with stragglers far back, where that net was least consistent
@@ -164,8 +164,8 @@ impl<'a> SideRace<'a> {
     /// and 2.14. By the exact searches (`bench race-referee`) the loss goes from
     /// 0.135 to 0.067 (GNU Backgammon 0-ply 0.117). `unoAAMBubhgEAA` 6-5 gets its
     /// best play, 18/12 13/8, which the exact search puts 0.008 ahead of the
-    /// net's choice. The CLI's analysing commands use it from 25 pips by default
-    /// (0.14.0); the engine's default layer, which rollouts, duels and workers
+    /// net's choice. The CLI's analysing commands use it from 25 pips by default;
+    /// the engine's default layer, which rollouts, duels and workers
     /// play with, does not: a lookahead costs a move generation for
     /// each of the 21 rolls and a net evaluation for each play kept
     /// ([`LOOKAHEAD_PLAYS`]), and every candidate of a saver's move has a saver
@@ -193,14 +193,15 @@ impl<'a> SideRace<'a> {
     /// checkers (the default), else not when a checker is still in the opponent's
     /// home board (points 19-24) and the search may not take the side.
     ///
-    /// Why back checkers are answered since 0.13.0: in a backgammon save a play
+    /// Why back checkers are answered: without them, in a backgammon save a play
     /// that brings the last checker out of the opponent's home board and one that
-    /// leaves it there were valued by two estimators, the one-sided net and the
-    /// race net; `vwEAANj2DYAQAA` 5-1 lost 0.021 so. The net learns such sides (the
+    /// leaves it there are valued by two estimators, the one-sided net and the
+    /// race net; `vwEAANj2DYAQAA` 5-1 loses 0.021 so. The net learns such sides (the
     /// exact samples hold 473,363 first-off and 100,054 all-off ones), and the
     /// built-in net's first-off expected rolls are off there by 0.006 / 0.007 /
-    /// 0.014 rolls at 0-24 / 25-34 / 35-44 pips from home (0.12's net: 0.008 /
-    /// 0.014 / 0.022). It was refused in 0.11-0.12 because 0.11's net gave
+    /// 0.014 rolls at 0-24 / 25-34 / 35-44 pips from home (the first one-sided
+    /// net, one hidden layer for both heads: 0.008 / 0.014 / 0.022). Why they can
+    /// be refused ([`SideRace::with_back_checkers`]): that first net gave
     /// `/wEAAJjtCEB4AA` 4-3 (two checkers on the 23-point, 160 pips against 9) 0.79
     /// to lose a gammon against a true 1.00; the built-in net gives 1.00.
     /// Backgammon chances stay the inner layer's either way.
@@ -319,8 +320,8 @@ fn gammon_horizon(pips: u32) -> usize {
 /// Chance of the finisher being done within [`gammon_horizon`] rolls below which
 /// the net's first-off distribution is not asked for. The 1296-trial rollout of
 /// `au8HBADlzLcAAA` (95 pips against 82) on one thread: 1.4 s at 1e-4, 0.94 s at
-/// 1e-3 (0.11.0, no first-off heads: 0.76 s); the bench races' values are the
-/// same at both.
+/// 1e-3 (the net asked for win chances only, never for a first-off distribution:
+/// 0.76 s); the bench races' values are the same at both.
 const NEGLIGIBLE_GAMMON: f64 = 1e-3;
 
 /// Plays of each roll a lookahead values with the net by default (see
@@ -514,8 +515,8 @@ impl Endgame for SideRace<'_> {
     }
 
     fn checksum(&self) -> u64 {
-        // The tags of releases before the ramp could be set, so their checksums
-        // (and fingerprints) stay.
+        // The two named ramps keep fixed tags, so the checksums (and fingerprints)
+        // already recorded for them stay valid.
         let tag: Vec<u8> = match self.trust {
             GammonTrust::ALL => b"side-net+gammons".to_vec(),
             GammonTrust::NEAR => b"side-net+near-gammons".to_vec(),

@@ -105,7 +105,8 @@ pub struct EpochReport {
 /// each minibatch of samples takes its share of the shuffled groups, whose members
 /// add their cross-entropy and `cfg.sibling_weight` times the group's difference
 /// loss. Plain SGD ignores them. No group draws a random number, so a fit without
-/// groups is the one earlier releases made.
+/// groups draws the same numbers as a fit that knows no groups, and fits recorded
+/// without them reproduce bit for bit.
 pub fn fit(
     net: &mut Net,
     samples: &[Sample],

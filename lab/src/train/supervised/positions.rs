@@ -19,7 +19,8 @@ pub struct Exploration {
     /// opponent on roll) is kept too, not only the position the game goes on from.
     /// A move choice compares candidates, bad ones included, which games between
     /// good players seldom reach; 0 keeps the games' positions only (and draws no
-    /// extra random number, so the games are those of earlier releases).
+    /// extra random number, so a seed plays the same games as with no candidates
+    /// option at all, and recorded pipelines reproduce).
     pub candidates: f32,
 }
 

@@ -31,7 +31,7 @@ fn within_the_limit_it_is_the_exact_search() {
 }
 
 /// The ramp by hand, its parsing, and that the two named ramps without back
-/// checkers keep the checksum tags of the releases before either could be set.
+/// checkers keep their fixed checksum tags, so recorded fingerprints stay valid.
 #[test]
 fn gammon_trust_ramps_and_parses() {
     let t: GammonTrust = "20:35".parse().unwrap();
