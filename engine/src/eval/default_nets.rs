@@ -1,5 +1,5 @@
 //! The nets built into the binary, each a safetensors bundle with a contact net
-//! (`contact.*`) and a race net (`race.*`), produced by `bgfarm train` with the exact
+//! (`contact.*`) and a race net (`race.*`), produced by `bgfarm-lab train` with the exact
 //! commands recorded in `scripts/train-default-nets.sh` and in the files' metadata.
 //!
 //! The default evaluator ([`default_evaluator`], `--net default`, alias `deep`) is the
@@ -25,7 +25,7 @@ use super::race::side_race::SideRace;
 use std::sync::OnceLock;
 
 /// The one-sided race net (a 100-128-2x64 [`SideNet`] whose first-off head has a
-/// hidden layer of its own), produced by `bgfarm train sides` and
+/// hidden layer of its own), produced by `bgfarm-lab train sides` and
 /// `side-fit` with the commands of `scripts/train-side-net.sh`.
 pub const SIDE_BYTES: &[u8] = include_bytes!("../../nets/side.safetensors");
 

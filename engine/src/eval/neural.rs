@@ -43,7 +43,7 @@ pub enum Class {
 /// [`SCREEN_MARGIN`] of it.
 ///
 /// On GNU Backgammon's bench (leg 37's deep net with the one-layer contact net as screen;
-/// the kept 5 within 0.08 are `bgfarm bench hint --ply 0`'s "play loss"; loss
+/// the kept 5 within 0.08 are `bgfarm-lab bench hint --ply 0`'s "play loss"; loss
 /// x1000 per decision by GNU 2-ply's values, share of the deep net's own choice,
 /// contact candidates the deep net values), 670 contact decisions: keep 3, no margin:
 /// 5.69, 99.4%, 2.9; keep 5: 5.54, 100%, 4.7; keep 5 within 0.08: 5.54, 100%, 2.5;

@@ -23,12 +23,12 @@
 //! by the plays it keeps (GNU Backgammon's normal keeps 4.7 of 19.6 plays on our
 //! self-play decisions: 4.2x at best), while a 1-ply look at the survivors costs
 //! ~1/20 of their 2-ply search and, being closer to 2-ply than the raw net, can drop
-//! more of them safely. `bgfarm filter-study --ply 2 --decisions 2000`, seeds 1 and 2
+//! more of them safely. `bgfarm-lab filter-study --ply 2 --decisions 2000`, seeds 1 and 2
 //! (agreement with a 2-ply search of every play, cost per decision, speed-up):
 //! `gnu-normal` 99.6% / 99.4%, 0.00004 / 0.00009, 4.2x / 4.3x; `normal` 99.5% /
 //! 99.3%, 0.00005 / 0.00009, 5.7x / 5.7x (both with reply pruning by PubEval's best
 //! 8; with the net's linearized ranking and its best 5: 99.5% at 5.8x and 99.5% at
-//! 4.3x on seed 1). On the oracle bench (`bgfarm bench hint --ply 2`, PubEval's reply
+//! 4.3x on seed 1). On the oracle bench (`bgfarm-lab bench hint --ply 2`, PubEval's reply
 //! pruning, the first one-layer nets) the 1-ply step loses nothing: contact 2.9 both, crashed 16.5 -> 13.5,
 //! race 1.2 both, at 6.5-7.2 instead of 9.0-10.1 ms per contact hint. Half the
 //! distance follows the published study's advice that a sharper evaluation deserves

@@ -36,7 +36,7 @@
 //!
 //! Measured figures (default nets of this checkout, release build, one thread of a
 //! shared 2-core development machine) are listed with the command that produced them
-//! in the `bgfarm filter-study` and `bgfarm bench hint` docs of the CLI.
+//! in the `bgfarm-lab filter-study` and `bgfarm-lab bench hint` docs of the CLI.
 
 pub mod cache;
 pub mod evaluator;

@@ -70,7 +70,7 @@ impl Pruning {
     /// ~550 network evaluations, and 2-ply hints took about half the time. The net's
     /// linearized ranking finds the net's best reply among its best 5 about as often
     /// as PubEval does among its best 8 (95.4% and 95.5% of contact rolls). On the
-    /// oracle bench, `bgfarm bench hint --ply 2 --prune K` (loss x1000 contact /
+    /// oracle bench, `bgfarm-lab bench hint --ply 2 --prune K` (loss x1000 contact /
     /// crashed / race; ms per contact hint, one thread, two alternating runs):
     /// PubEval 8: 2.9 / 13.5 / 1.2, 6.9-7.0 ms; linearized 8: 2.9 / 10.0 / 1.1,
     /// 5.5-7.1 ms; 5: 2.7 / 11.1 / 1.1, 4.7-5.5 ms; 4: 2.9 / 13.4 / 1.1, 4.1-4.5 ms.
@@ -348,7 +348,7 @@ impl<'a> Searcher<'a> {
     /// been given `pos` by [`NeuralEvaluator::prepare_children`]), in the order first
     /// reached (so the net's ties go to the first generated, as in the list).
     /// Measured on the oracle bench's 670 contact decisions, one core, busy shared
-    /// machine (`bgfarm bench hint --ply 2 --threads 1`, two alternating runs each):
+    /// machine (`bgfarm-lab bench hint --ply 2 --threads 1`, two alternating runs each):
     /// 2-ply hints with GNU Backgammon's normal filter (`gnu-normal`) and
     /// PubEval's ranking took 11.0-13.5 ms through the list (every reply scored by a
     /// 24-point PubEval pass, the kept ones encoded in full) and

@@ -4,7 +4,7 @@
 //! [`run_ladder`] holds the procedure and takes the evaluation as a callback, so the
 //! same code ranks with one [`Searcher`] ([`Searcher::rank_moves`]), with a pool of
 //! threads (the CLI evaluates the survivors of a step in parallel), or from recorded
-//! values (`bgfarm filter-study` replays every filter on one full search).
+//! values (`bgfarm-lab filter-study` replays every filter on one full search).
 
 use super::filter::Ladder;
 use super::nply::Searcher;

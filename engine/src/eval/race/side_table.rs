@@ -5,7 +5,7 @@
 //! Why: a first-off search of a saver with stragglers far back visits millions of
 //! positions and looks each one's 21 rolls' plays up (a few hundred look-ups a
 //! position), so its time goes into cache misses on the memo: 70% of
-//! `bgfarm bench race-referee` on the bench's gammon saves, with the standard
+//! `bgfarm-lab bench race-referee` on the bench's gammon saves, with the standard
 //! library's map of `u128` keys (32-byte entries behind a separate control array:
 //! two misses a look-up, one after the other). Here a look-up is one miss, a slot
 //! holds everything the search reads, and [`SideTable::prefetch`] lets the misses

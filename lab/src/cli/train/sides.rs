@@ -310,7 +310,7 @@ pub fn side_fit(a: SideFitArgs) -> Result<(), CliError> {
     net.metadata.insert(
         "trained".into(),
         format!(
-            "bgfarm train side-fit: {} samples, {} epochs, batch {}, lr {}{}{}",
+            "bgfarm-lab train side-fit: {} samples, {} epochs, batch {}, lr {}{}{}",
             train.len(),
             a.epochs,
             a.batch,
