@@ -15,8 +15,9 @@ use crate::rollout::plan::{batch_range, MAX_BATCHES};
 use std::fmt;
 use std::ops::Range;
 
-/// Most cells of one study: a 64-length by 100-x grid with room to spare.
-pub const MAX_CELLS: usize = 10_000;
+/// Most cells of one study: a 25-length by 40-x grid. Each cell holds its own
+/// copy of the table (33 KB), so 1,000 cells are 33 MB in the coordinator.
+pub const MAX_CELLS: usize = 1_000;
 /// Longest study name (it labels the job in `jobs list`).
 pub const MAX_STUDY_NAME: usize = 64;
 
@@ -149,17 +150,26 @@ impl StudyPlan {
     /// The cell holding units `units` and their pairs within it; `None` when the
     /// range is empty or straddles cells.
     pub fn locate(&self, units: &Range<u64>) -> Option<(usize, Range<u64>)> {
-        let mut offset = 0;
-        for (i, c) in self.cells.iter().enumerate() {
-            let end = offset + c.plan.pairs;
-            if units.start < end {
-                return (units.start < units.end && units.end <= end)
-                    .then(|| (i, units.start - offset..units.end - offset));
-            }
-            offset = end;
-        }
-        None
+        locate(self.cells.iter().map(|c| c.plan.pairs), units)
     }
+}
+
+/// [`StudyPlan::locate`] for cells of `pairs` pairs each, in order (a worker
+/// locates its batch on the wire spec before decoding the one cell it runs).
+pub fn locate(
+    pairs: impl IntoIterator<Item = u64>,
+    units: &Range<u64>,
+) -> Option<(usize, Range<u64>)> {
+    let mut offset = 0u64;
+    for (i, n) in pairs.into_iter().enumerate() {
+        let end = offset.saturating_add(n);
+        if units.start < end {
+            return (units.start < units.end && units.end <= end)
+                .then(|| (i, units.start - offset..units.end - offset));
+        }
+        offset = end;
+    }
+    None
 }
 
 /// Batches of one cell.
