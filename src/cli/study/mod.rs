@@ -95,7 +95,7 @@ pub struct CubeLifeArgs {
     #[arg(long)]
     pub lengths: String,
     /// Cube life indices of A: `0,0.25,0.5,0.75,1`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub x: String,
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
@@ -114,7 +114,7 @@ pub struct CubeLifeArgs {
 #[derive(clap::Args)]
 pub struct MoneyArgs {
     /// Cube life indices of A: `0,0.25,0.5,0.75,1`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub x: String,
     /// B's cube life index.
     #[arg(long, default_value_t = 0.7)]
@@ -135,7 +135,7 @@ pub struct GamesArgs {
     #[arg(long)]
     pub lengths: String,
     /// Cube life indices (both players): `0.5,0.7,0.9`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub x: String,
     /// Cube model of both players.
     #[arg(long, default_value = "janowski-match")]
