@@ -83,8 +83,8 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     let (_serve, url) = serve(&dir, &["--lease-timeout", "2"]);
     let mut victim = work(&dir, "victim", &url, &[]);
     let _steady = work(&dir, "steady", &url, &[]);
-    let embedded = spawn(&study_args(&local, "192", &["--threads", "1"]));
-    let client = spawn(&study_args(&remote, "192", &["--coordinator", &url]));
+    let embedded = spawn(&study_args(&local, "128", &["--threads", "1"]));
+    let client = spawn(&study_args(&remote, "128", &["--coordinator", &url]));
     // Kill a worker once the study has accepted a batch: it holds another.
     wait_for("a batch of the study", || {
         let text = jobs_list(&url, true);
@@ -92,7 +92,7 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     });
     let text = jobs_list(&url, false);
     assert_eq!(text.lines().count(), 1, "{text}");
-    assert!(text.contains("study cube-life") && text.contains("/384"), "{text}");
+    assert!(text.contains("study cube-life") && text.contains("/256"), "{text}");
     assert!(!text.contains(" done "), "the study ended before the kill: {text}");
     victim.child().kill().expect("SIGKILL the worker");
     let _ = victim.child().wait();
@@ -103,12 +103,12 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     assert!(log(&dir, "serve").contains("lease expired"), "{}", log(&dir, "serve"));
     let text = jobs_list(&url, false);
     assert!(
-        text.contains("done") && text.contains("study cube-life") && text.contains("384/384"),
+        text.contains("done") && text.contains("study cube-life") && text.contains("256/256"),
         "{text}"
     );
     assert!(!remote.join("study.job").exists());
     // Every cell is stored: a rerun computes nothing, not even on the cluster.
-    let err = ok(run(&study_args(&remote, "192", &["--coordinator", &url])));
+    let err = ok(run(&study_args(&remote, "128", &["--coordinator", &url])));
     assert!(err.contains("4 of 4 cells reused"), "{err}");
     same_files(&local, &remote);
 }
@@ -117,8 +117,8 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
 fn a_killed_embedded_study_resumes_from_its_finished_cells() {
     let dir = TempDir::new("study-resume");
     let (whole, killed) = (dir.0.join("whole"), dir.0.join("killed"));
-    let uninterrupted = spawn(&study_args(&whole, "256", &["--threads", "1"]));
-    let mut victim = spawn(&study_args(&killed, "256", &["--threads", "1"]));
+    let uninterrupted = spawn(&study_args(&whole, "96", &["--threads", "1"]));
+    let mut victim = spawn(&study_args(&killed, "96", &["--threads", "1"]));
     let cells = killed.join("cells");
     let count = || std::fs::read_dir(&cells).map_or(0, |d| d.count());
     wait_for("the first finished cell", || count() > 0);
@@ -126,7 +126,7 @@ fn a_killed_embedded_study_resumes_from_its_finished_cells() {
     let _ = victim.child().wait();
     let stored = count();
     assert!((1..4).contains(&stored), "{stored} cells stored before the kill");
-    let err = ok(run(&study_args(&killed, "256", &["--threads", "1"])));
+    let err = ok(run(&study_args(&killed, "96", &["--threads", "1"])));
     assert!(
         err.contains(&format!("{stored} of 4 cells reused")),
         "{err}"
@@ -144,7 +144,7 @@ fn a_killed_embedded_study_resumes_from_its_finished_cells() {
         .expect("entry")
         .path();
     std::fs::write(&first, "garbage").expect("damage a cell");
-    let err = ok(run(&study_args(&killed, "256", &["--threads", "1"])));
+    let err = ok(run(&study_args(&killed, "96", &["--threads", "1"])));
     assert!(err.contains("damaged") && err.contains("3 of 4 cells reused"), "{err}");
     same_files(&whole, &killed);
 }
@@ -154,14 +154,14 @@ fn a_killed_remote_client_reattaches_to_its_study_job() {
     let dir = TempDir::new("study-reattach");
     let (local, remote) = (dir.0.join("local"), dir.0.join("remote"));
     let (_serve, url) = serve(&dir, &[]);
-    let embedded = spawn(&study_args(&local, "128", &["--threads", "1"]));
+    let embedded = spawn(&study_args(&local, "64", &["--threads", "1"]));
     // No worker yet: the job waits while the client is killed.
-    let mut client = spawn(&study_args(&remote, "128", &["--coordinator", &url]));
+    let mut client = spawn(&study_args(&remote, "64", &["--coordinator", &url]));
     wait_for("the study job file", || remote.join("study.job").exists());
     client.child().kill().expect("SIGKILL the client");
     let _ = client.child().wait();
     let _worker = work(&dir, "worker", &url, &[]);
-    let err = ok(run(&study_args(&remote, "128", &["--coordinator", &url])));
+    let err = ok(run(&study_args(&remote, "64", &["--coordinator", &url])));
     assert!(err.contains("re-attached to job 1"), "{err}");
     assert_eq!(jobs_list(&url, false).lines().count(), 1);
     ok(embedded.output());
