@@ -315,15 +315,35 @@ fn bad_study_grids_are_refused_before_anything_is_written() {
     }
     fails(
         &[
-            "study", "games-per-match", "--lengths", "0..2", "--x", "0.5", "--matches", "2",
-            "--out", &d,
+            "study",
+            "games-per-match",
+            "--lengths",
+            "0..2",
+            "--x",
+            "0.5",
+            "--matches",
+            "2",
+            "--out",
+            &d,
         ],
         "--lengths",
     );
     fails(
         &[
-            "study", "cube-life", "--lengths", "3", "--x", "0.5", "--matches", "2", "--out", &d,
-            "--coordinator", "http://127.0.0.1:1", "--net", "fast",
+            "study",
+            "cube-life",
+            "--lengths",
+            "3",
+            "--x",
+            "0.5",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+            "--coordinator",
+            "http://127.0.0.1:1",
+            "--net",
+            "fast",
         ],
         "default nets",
     );

@@ -92,15 +92,25 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     });
     let text = jobs_list(&url, false);
     assert_eq!(text.lines().count(), 1, "{text}");
-    assert!(text.contains("study cube-life") && text.contains("/256"), "{text}");
-    assert!(!text.contains(" done "), "the study ended before the kill: {text}");
+    assert!(
+        text.contains("study cube-life") && text.contains("/256"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(" done "),
+        "the study ended before the kill: {text}"
+    );
     victim.child().kill().expect("SIGKILL the worker");
     let _ = victim.child().wait();
     let err = ok(client.output());
     assert!(err.contains("0 of 4 cells reused"), "{err}");
     ok(embedded.output());
     same_files(&local, &remote);
-    assert!(log(&dir, "serve").contains("lease expired"), "{}", log(&dir, "serve"));
+    assert!(
+        log(&dir, "serve").contains("lease expired"),
+        "{}",
+        log(&dir, "serve")
+    );
     let text = jobs_list(&url, false);
     assert!(
         text.contains("done") && text.contains("study cube-life") && text.contains("256/256"),
@@ -125,7 +135,10 @@ fn a_killed_embedded_study_resumes_from_its_finished_cells() {
     victim.child().kill().expect("SIGKILL the study");
     let _ = victim.child().wait();
     let stored = count();
-    assert!((1..4).contains(&stored), "{stored} cells stored before the kill");
+    assert!(
+        (1..4).contains(&stored),
+        "{stored} cells stored before the kill"
+    );
     let err = ok(run(&study_args(&killed, "96", &["--threads", "1"])));
     assert!(
         err.contains(&format!("{stored} of 4 cells reused")),
@@ -145,7 +158,10 @@ fn a_killed_embedded_study_resumes_from_its_finished_cells() {
         .path();
     std::fs::write(&first, "garbage").expect("damage a cell");
     let err = ok(run(&study_args(&killed, "96", &["--threads", "1"])));
-    assert!(err.contains("damaged") && err.contains("3 of 4 cells reused"), "{err}");
+    assert!(
+        err.contains("damaged") && err.contains("3 of 4 cells reused"),
+        "{err}"
+    );
     same_files(&whole, &killed);
 }
 

@@ -58,11 +58,7 @@ pub fn state_to_wire(s: JobState) -> v1::JobState {
 impl Job {
     /// A job with every batch pending.
     pub fn new(id: u64, spec: v1::JobSpec, work: Work, state: JobState) -> Job {
-        let batches: Vec<Batch> = work
-            .batch_ranges()
-            .into_iter()
-            .map(Batch::new)
-            .collect();
+        let batches: Vec<Batch> = work.batch_ranges().into_iter().map(Batch::new).collect();
         let waves = match &work {
             Work::Rollout { plan, .. } => plan.stop.any().then(|| Waves::new(plan)),
             Work::MatchSim { .. } | Work::Study { .. } => None,

@@ -62,9 +62,9 @@ impl Work {
                 fingerprint: fingerprint(&m.fingerprint, "study")?,
                 plan: study_from_wire(m).map_err(|e| e.0)?,
             }),
-            None => Err(
-                "job spec has no kind: submit a rollout, a match simulation or a study".into(),
-            ),
+            None => {
+                Err("job spec has no kind: submit a rollout, a match simulation or a study".into())
+            }
         }
     }
 

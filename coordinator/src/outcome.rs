@@ -53,7 +53,9 @@ pub struct Aggregate {
 }
 
 /// The chunks of match-simulation outcomes, in order.
-fn sim_chunks<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> impl Iterator<Item = &'a SimStats> {
+fn sim_chunks<'a>(
+    outcomes: impl Iterator<Item = &'a Outcome>,
+) -> impl Iterator<Item = &'a SimStats> {
     outcomes.flat_map(|o| match o {
         Outcome::MatchSim(c) => c.as_slice(),
         Outcome::Rollout(_) => &[],

@@ -49,10 +49,7 @@ pub fn check_batch(
             Ok((wire.encode_to_vec(), Outcome::MatchSim(chunks)))
         }
         Work::Study { plan, .. } => {
-            let wire = r
-                .match_sim
-                .as_ref()
-                .ok_or("study result without totals")?;
+            let wire = r.match_sim.as_ref().ok_or("study result without totals")?;
             let (c, pairs) = plan
                 .locate(trials)
                 .ok_or("batch outside the study's cells")?;

@@ -80,10 +80,7 @@ pub fn sim_plan_from_wire(w: &v1::MatchSimSpec) -> Result<SimPlan, Invalid> {
 
 /// [`sim_plan_from_wire`] with the table given (a study's cells share one; their
 /// own `met` field is ignored).
-pub fn sim_plan_with_met(
-    w: &v1::MatchSimSpec,
-    met: MatchEquityTable,
-) -> Result<SimPlan, Invalid> {
+pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<SimPlan, Invalid> {
     let strategy = |name: &str, who: &str| {
         CubeStrategy::parse(name).map_err(|e| invalid(format!("strategy {who}: {e}")))
     };

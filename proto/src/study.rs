@@ -96,7 +96,10 @@ pub fn study_cell_from_wire(
     w: &v1::StudySpec,
     units: &Range<u64>,
 ) -> Result<(StudyCell, Range<u64>), Invalid> {
-    let pairs = w.cells.iter().map(|c| c.plan.as_ref().map_or(0, |p| p.pairs));
+    let pairs = w
+        .cells
+        .iter()
+        .map(|c| c.plan.as_ref().map_or(0, |p| p.pairs));
     let (c, range) = locate(pairs, units).ok_or_else(|| {
         Invalid(format!(
             "units {}..{} are not within one study cell",
@@ -146,12 +149,21 @@ mod tests {
         let Some(v1::job_spec::Kind::Study(w)) = study_to_wire(&s, "fp").kind else {
             panic!("a study spec")
         };
-        assert!(w.cells.iter().all(|c| c.plan.as_ref().is_some_and(|p| p.met.is_none())));
+        assert!(w
+            .cells
+            .iter()
+            .all(|c| c.plan.as_ref().is_some_and(|p| p.met.is_none())));
         let back = study_from_wire(&w).expect("valid");
         assert_eq!(back.name, "cube-life");
         for (b, c) in back.cells.iter().zip(&s.cells) {
-            assert_eq!((b.plan.a, b.plan.b, b.symmetric), (c.plan.a, c.plan.b, c.symmetric));
-            assert_eq!((b.plan.pairs, b.plan.luck, b.plan.seed), (c.plan.pairs, true, 3));
+            assert_eq!(
+                (b.plan.a, b.plan.b, b.symmetric),
+                (c.plan.a, c.plan.b, c.symmetric)
+            );
+            assert_eq!(
+                (b.plan.pairs, b.plan.luck, b.plan.seed),
+                (c.plan.pairs, true, 3)
+            );
             assert!(b.plan.met.same_entries(&c.plan.met));
         }
         assert_eq!(study_units(&w), 56);

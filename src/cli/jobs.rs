@@ -90,7 +90,11 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
         print_line(&serde_json::to_string(&j)?)?;
     } else {
         // Rollouts count trials; match simulations and studies duplicate pairs.
-        let unit = if s.kind == "rollout" { "trials" } else { "pairs" };
+        let unit = if s.kind == "rollout" {
+            "trials"
+        } else {
+            "pairs"
+        };
         print_line(&format!(
             "{:>6}  {:<9}  {:<22}  {:>7}/{:<7} batches  {:>10}/{:<10} {unit:<6}  {}",
             s.job_id,

@@ -195,4 +195,3 @@ pub fn log(dir: &TempDir, name: &str) -> String {
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")
 }
-

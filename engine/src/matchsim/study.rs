@@ -82,7 +82,9 @@ impl fmt::Display for StudyPlanError {
                 f,
                 "study name must be 1 to {MAX_STUDY_NAME} printable ASCII characters"
             ),
-            StudyPlanError::Tables => write!(f, "the cells of a study share one match equity table"),
+            StudyPlanError::Tables => {
+                write!(f, "the cells of a study share one match equity table")
+            }
             StudyPlanError::Asymmetric(c) => write!(
                 f,
                 "cell {c}: symmetric pairs need the same strategy for A and B"

@@ -113,9 +113,8 @@ impl CellCache {
             hex(&bytes),
             Self::checksum(&key, &bytes)
         );
-        let fail = |e: std::io::Error| {
-            CliError::msg(format!("cannot write {}: {e}", self.dir.display()))
-        };
+        let fail =
+            |e: std::io::Error| CliError::msg(format!("cannot write {}: {e}", self.dir.display()));
         std::fs::create_dir_all(&self.dir).map_err(fail)?;
         let tmp = self.dir.join(format!("{key}.tmp"));
         std::fs::write(&tmp, text).map_err(fail)?;

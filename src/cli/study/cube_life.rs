@@ -79,7 +79,10 @@ pub fn run(
         } else {
             format!("{}-point, ", cell.plan.length)
         };
-        format!("{at}A {x}: {unit} {v:+.4} ± {se:.4} ({} matches)", s.matches)
+        format!(
+            "{at}A {x}: {unit} {v:+.4} ± {se:.4} ({} matches)",
+            s.matches
+        )
     };
     let stats = run_cells(c, name, cells, &label)?;
     let cells: Vec<Cell> = grid
