@@ -172,4 +172,29 @@ mod tests {
         }
         assert!(Work::of(&s).is_err_and(|e| e.contains("64")));
     }
+
+    #[test]
+    fn studies_are_checked_and_cut_per_cell() {
+        use bgfarm_engine::matchsim::StudyCell;
+        use bgfarm_proto::study::study_to_wire;
+        let cell = |pairs| StudyCell {
+            plan: sim_plan(pairs, 32),
+            symmetric: false,
+        };
+        let study = StudyPlan {
+            name: "cube-life".into(),
+            cells: vec![cell(40), cell(16)],
+        };
+        let w = Work::of(&study_to_wire(&study, "fp")).expect("valid");
+        assert_eq!((w.name(), w.label()), ("study", "study cube-life".into()));
+        assert_eq!(w.units(), 56);
+        assert_eq!(w.batch_ranges(), vec![0..32, 32..40, 40..56]);
+        assert!(Work::of(&study_to_wire(&study, "")).is_err_and(|e| e.contains("fingerprint")));
+        let mut bad = study.clone();
+        bad.cells.clear();
+        assert!(Work::of(&study_to_wire(&bad, "fp")).is_err_and(|e| e.contains("one cell")));
+        let mut bad = study;
+        bad.cells[1].symmetric = true;
+        assert!(Work::of(&study_to_wire(&bad, "fp")).is_err_and(|e| e.contains("cell 1")));
+    }
 }

@@ -104,3 +104,46 @@ pub fn fold<'a>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::sim_plan;
+    use bgfarm_engine::matchsim::{StudyCell, StudyPlan};
+
+    /// Totals of `n` pairs with `n` points and a float sum that shows the order.
+    fn chunk(n: u64, adjusted: f64) -> SimStats {
+        SimStats {
+            matches: 2 * n,
+            pairs: n,
+            points: n as i64,
+            adjusted,
+            ..SimStats::default()
+        }
+    }
+
+    #[test]
+    fn study_batches_fold_into_their_cells() {
+        let cell = |pairs| StudyCell {
+            plan: sim_plan(pairs, 32),
+            symmetric: false,
+        };
+        let work = Work::Study {
+            plan: StudyPlan {
+                name: "t".into(),
+                cells: vec![cell(40), cell(16)],
+            },
+            fingerprint: "fp".into(),
+        };
+        let batches = [
+            (0..32, Outcome::MatchSim(vec![chunk(16, 0.1), chunk(16, 0.2)])),
+            (32..40, Outcome::MatchSim(vec![chunk(8, 0.3)])),
+            (40..56, Outcome::MatchSim(vec![chunk(16, 1e-17)])),
+        ];
+        let a = fold(&work, batches.iter().map(|(r, o)| (r, o)));
+        assert!(a.rollout.is_none() && a.match_sim.is_none());
+        let cells: Vec<SimStats> = a.study_cells.iter().map(totals_from_wire).collect();
+        let first = fold_totals(&[chunk(16, 0.1), chunk(16, 0.2), chunk(8, 0.3)]);
+        assert_eq!(cells, vec![first, chunk(16, 1e-17)]);
+    }
+}

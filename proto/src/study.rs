@@ -10,7 +10,7 @@ use crate::convert::Invalid;
 use crate::matchsim::{met_from_wire, met_to_wire, sim_plan_to_wire, sim_plan_with_met};
 use crate::v1;
 use bgfarm_engine::matchsim::study::{locate, MAX_CELLS};
-use bgfarm_engine::matchsim::{StudyCell, StudyPlan};
+use bgfarm_engine::matchsim::{StudyCell, StudyPlan, StudyPlanError};
 use bgfarm_engine::met::MatchEquityTable;
 use std::ops::Range;
 
@@ -61,6 +61,9 @@ fn cell_from_wire(
 
 /// The plan of a wire study spec, validated by [`StudyPlan::validate`].
 pub fn study_from_wire(w: &v1::StudySpec) -> Result<StudyPlan, Invalid> {
+    if w.cells.is_empty() {
+        return Err(Invalid(StudyPlanError::Empty.to_string()));
+    }
     if w.cells.len() > MAX_CELLS {
         return Err(Invalid(format!(
             "{} study cells: at most {MAX_CELLS}",
