@@ -136,7 +136,10 @@ mod tests {
             fingerprint: "fp".into(),
         };
         let batches = [
-            (0..32, Outcome::MatchSim(vec![chunk(16, 0.1), chunk(16, 0.2)])),
+            (
+                0..32,
+                Outcome::MatchSim(vec![chunk(16, 0.1), chunk(16, 0.2)]),
+            ),
             (32..40, Outcome::MatchSim(vec![chunk(8, 0.3)])),
             (40..56, Outcome::MatchSim(vec![chunk(16, 1e-17)])),
         ];
