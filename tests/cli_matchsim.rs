@@ -279,3 +279,78 @@ fn bad_study_arguments_exit_with_code_2() {
         "even",
     );
 }
+
+#[test]
+fn bad_study_grids_are_refused_before_anything_is_written() {
+    let dir = out_dir("study_bad_grid");
+    let d = dir.to_string_lossy().to_string();
+    let cube_life = |lengths: &str, x: &str| {
+        [
+            "study",
+            "cube-life",
+            "--lengths",
+            lengths,
+            "--x",
+            x,
+            "--matches",
+            "2",
+            "--out",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let cases = [
+        (cube_life("", "0.5"), "--lengths"),
+        (cube_life("3", ""), "--x"),
+        (cube_life("0", "0.5"), "--lengths"),
+        (cube_life("65", "0.5"), "64"),
+        (cube_life("3", "-0.1"), "--x"),
+        (cube_life("3", "1.01"), "--x"),
+    ];
+    for (args, needle) in cases {
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.push(&d);
+        fails(&args, needle);
+        assert!(!dir.exists(), "{args:?} wrote {}", dir.display());
+    }
+    fails(
+        &[
+            "study",
+            "games-per-match",
+            "--lengths",
+            "0..2",
+            "--x",
+            "0.5",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+        ],
+        "--lengths",
+    );
+    fails(
+        &[
+            "study",
+            "cube-life",
+            "--lengths",
+            "3",
+            "--x",
+            "0.5",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+            "--coordinator",
+            "http://127.0.0.1:1",
+            "--net",
+            "fast",
+        ],
+        "default nets",
+    );
+    assert!(!dir.exists());
+    // An unknown study is clap's: usage on stderr, exit code 2.
+    let out = bgfarm(&["study", "nonsense", "--out", &d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nonsense"));
+    assert!(!dir.exists());
+}

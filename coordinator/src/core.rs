@@ -172,7 +172,7 @@ impl Core {
             state: JobState::Queued,
             message: String::new(),
             spec: spec.encode_to_vec(),
-            batches: work.units().div_ceil(work.batch_size()),
+            batches: work.batch_ranges().len() as u64,
         };
         let id = blocking(move || {
             rec.id = store.next_job_id()?;
@@ -202,12 +202,13 @@ impl Core {
             .jobs
             .get(&id)
             .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
-        let (aggregate, match_sim_aggregate) = job.aggregate();
+        let a = job.aggregate();
         Ok(v1::GetJobResponse {
             status: Some(job.status(st.workers.threads())),
             spec: Some(job.spec.clone()),
-            aggregate,
-            match_sim_aggregate,
+            aggregate: a.rollout,
+            match_sim_aggregate: a.match_sim,
+            study_cells: a.study_cells,
         })
     }
 

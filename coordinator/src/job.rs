@@ -2,8 +2,7 @@
 
 use crate::batch::Batch;
 use crate::kind::Work;
-use crate::outcome::{fold, Outcome};
-use crate::split_batches;
+use crate::outcome::{fold, Aggregate, Outcome};
 use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::JobState;
@@ -59,13 +58,10 @@ pub fn state_to_wire(s: JobState) -> v1::JobState {
 impl Job {
     /// A job with every batch pending.
     pub fn new(id: u64, spec: v1::JobSpec, work: Work, state: JobState) -> Job {
-        let batches: Vec<Batch> = split_batches(work.units(), work.batch_size())
-            .into_iter()
-            .map(Batch::new)
-            .collect();
+        let batches: Vec<Batch> = work.batch_ranges().into_iter().map(Batch::new).collect();
         let waves = match &work {
             Work::Rollout { plan, .. } => plan.stop.any().then(|| Waves::new(plan)),
-            Work::MatchSim { .. } => None,
+            Work::MatchSim { .. } | Work::Study { .. } => None,
         };
         let released = waves
             .as_ref()
@@ -190,6 +186,7 @@ impl Job {
             leases_expired: c.leases_expired,
             results_received: c.results_received,
             results_duplicate: c.results_duplicate,
+            kind: self.work.label(),
         }
     }
 
@@ -199,12 +196,14 @@ impl Job {
         self.progress.send_replace(s);
     }
 
-    /// The accepted batches folded in batch order, as (rollout aggregate,
-    /// match-simulation aggregate).
-    pub fn aggregate(&self) -> (Option<v1::BatchStats>, Option<v1::SimTotals>) {
+    /// The accepted batches folded in batch order, in the fields of a
+    /// `GetJobResponse`.
+    pub fn aggregate(&self) -> Aggregate {
         fold(
             &self.work,
-            self.batches.iter().filter_map(|b| b.result.as_ref()),
+            self.batches
+                .iter()
+                .filter_map(|b| Some((&b.trials, b.result.as_ref()?))),
         )
     }
 }

@@ -1,14 +1,18 @@
 //! The kinds of job and what the coordinator keeps of each: its plan, decoded from
 //! the submitted spec and validated ([`bgfarm_engine::rollout::RolloutPlan`],
-//! [`bgfarm_engine::matchsim::SimPlan`]), and the engine fingerprint its results
-//! must be computed with. How a work unit (a trial of a rollout, a duplicate pair
-//! of a match simulation) is computed is the workers' business.
+//! [`bgfarm_engine::matchsim::SimPlan`], [`bgfarm_engine::matchsim::StudyPlan`]),
+//! and the engine fingerprint its results must be computed with. How a work unit
+//! (a trial of a rollout, a duplicate pair of a match simulation or of a study's
+//! cell) is computed is the workers' business.
 
-use bgfarm_engine::matchsim::SimPlan;
+use crate::split_batches;
+use bgfarm_engine::matchsim::{SimPlan, StudyPlan};
 use bgfarm_engine::rollout::RolloutPlan;
 use bgfarm_proto::convert::plan_from_wire;
 use bgfarm_proto::matchsim::sim_plan_from_wire;
+use bgfarm_proto::study::study_from_wire;
 use bgfarm_proto::v1;
+use std::ops::Range;
 
 /// Longest engine fingerprint accepted.
 const MAX_FINGERPRINT: usize = 200;
@@ -22,6 +26,11 @@ pub enum Work {
     },
     MatchSim {
         plan: SimPlan,
+        fingerprint: String,
+    },
+    /// Units are the pairs of every cell, cell after cell.
+    Study {
+        plan: StudyPlan,
         fingerprint: String,
     },
 }
@@ -49,14 +58,22 @@ impl Work {
                 fingerprint: fingerprint(&m.fingerprint, "match-sim")?,
                 plan: sim_plan_from_wire(m).map_err(|e| e.0)?,
             }),
-            None => Err("job spec has no kind: submit a rollout or a match simulation".into()),
+            Some(v1::job_spec::Kind::Study(m)) => Ok(Work::Study {
+                fingerprint: fingerprint(&m.fingerprint, "study")?,
+                plan: study_from_wire(m).map_err(|e| e.0)?,
+            }),
+            None => {
+                Err("job spec has no kind: submit a rollout, a match simulation or a study".into())
+            }
         }
     }
 
     /// The engine fingerprint of the job: only workers with it are leased batches.
     pub fn fingerprint(&self) -> &str {
         match self {
-            Work::Rollout { fingerprint, .. } | Work::MatchSim { fingerprint, .. } => fingerprint,
+            Work::Rollout { fingerprint, .. }
+            | Work::MatchSim { fingerprint, .. }
+            | Work::Study { fingerprint, .. } => fingerprint,
         }
     }
 
@@ -65,22 +82,35 @@ impl Work {
         match self {
             Work::Rollout { plan, .. } => plan.trials,
             Work::MatchSim { plan, .. } => plan.pairs,
+            Work::Study { plan, .. } => plan.units(),
         }
     }
 
-    /// Units per batch.
-    pub fn batch_size(&self) -> u64 {
+    /// The batches' unit ranges, in batch order: the unit of leasing and of the
+    /// deterministic fold.
+    pub fn batch_ranges(&self) -> Vec<Range<u64>> {
         match self {
-            Work::Rollout { plan, .. } => plan.batch,
-            Work::MatchSim { plan, .. } => plan.batch,
+            Work::Rollout { plan, .. } => split_batches(plan.trials, plan.batch),
+            Work::MatchSim { plan, .. } => split_batches(plan.pairs, plan.batch),
+            Work::Study { plan, .. } => plan.batch_ranges(),
         }
     }
 
-    /// "rollout" or "match-sim", for logs and metrics.
+    /// "rollout", "match-sim" or "study", for logs and metrics.
     pub fn name(&self) -> &'static str {
         match self {
             Work::Rollout { .. } => "rollout",
             Work::MatchSim { .. } => "match-sim",
+            Work::Study { .. } => "study",
+        }
+    }
+
+    /// What the job is, for `jobs list`: [`Work::name`], a study with its own
+    /// name (`study cube-life`).
+    pub fn label(&self) -> String {
+        match self {
+            Work::Study { plan, .. } => format!("study {}", plan.name),
+            w => w.name().to_string(),
         }
     }
 }
@@ -141,5 +171,30 @@ mod tests {
             m.length = 65;
         }
         assert!(Work::of(&s).is_err_and(|e| e.contains("64")));
+    }
+
+    #[test]
+    fn studies_are_checked_and_cut_per_cell() {
+        use bgfarm_engine::matchsim::StudyCell;
+        use bgfarm_proto::study::study_to_wire;
+        let cell = |pairs| StudyCell {
+            plan: sim_plan(pairs, 32),
+            symmetric: false,
+        };
+        let study = StudyPlan {
+            name: "cube-life".into(),
+            cells: vec![cell(40), cell(16)],
+        };
+        let w = Work::of(&study_to_wire(&study, "fp")).expect("valid");
+        assert_eq!((w.name(), w.label()), ("study", "study cube-life".into()));
+        assert_eq!(w.units(), 56);
+        assert_eq!(w.batch_ranges(), vec![0..32, 32..40, 40..56]);
+        assert!(Work::of(&study_to_wire(&study, "")).is_err_and(|e| e.contains("fingerprint")));
+        let mut bad = study.clone();
+        bad.cells.clear();
+        assert!(Work::of(&study_to_wire(&bad, "fp")).is_err_and(|e| e.contains("one cell")));
+        let mut bad = study;
+        bad.cells[1].symmetric = true;
+        assert!(Work::of(&study_to_wire(&bad, "fp")).is_err_and(|e| e.contains("cell 1")));
     }
 }

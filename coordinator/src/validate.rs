@@ -48,6 +48,14 @@ pub fn check_batch(
             let chunks = check_sim_result(plan, trials, wire)?;
             Ok((wire.encode_to_vec(), Outcome::MatchSim(chunks)))
         }
+        Work::Study { plan, .. } => {
+            let wire = r.match_sim.as_ref().ok_or("study result without totals")?;
+            let (c, pairs) = plan
+                .locate(trials)
+                .ok_or("batch outside the study's cells")?;
+            let chunks = check_sim_result(&plan.cells[c].plan, &pairs, wire)?;
+            Ok((wire.encode_to_vec(), Outcome::MatchSim(chunks)))
+        }
     }
 }
 

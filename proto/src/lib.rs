@@ -3,13 +3,14 @@
 //! `proto/bgfarm/v1/bgfarm.proto` is compiled at build time by protox (pure Rust, no
 //! system `protoc`) and tonic-prost-build; [`v1`] is the generated code. [`convert`]
 //! maps the wire messages to and from the engine's rollout types and [`matchsim`]
-//! to and from its match-simulation types, so the coordinator, the worker and the
+//! to and from its match-simulation types ([`study`]: its studies), so the coordinator, the worker and the
 //! CLI agree on one translation; [`client`] connects to a
 //! coordinator with a bearer token.
 
 pub mod client;
 pub mod convert;
 pub mod matchsim;
+pub mod study;
 
 /// Generated messages and tonic services of package `bgfarm.v1`.
 #[allow(clippy::all, missing_docs)]

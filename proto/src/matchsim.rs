@@ -75,6 +75,12 @@ pub fn sim_plan_to_wire(plan: &SimPlan, fingerprint: &str) -> v1::JobSpec {
 /// The plan of a wire match-simulation spec: strategies parsed, table rebuilt,
 /// validated by [`SimPlan::validate`].
 pub fn sim_plan_from_wire(w: &v1::MatchSimSpec) -> Result<SimPlan, Invalid> {
+    sim_plan_with_met(w, met_from_wire(w.met.as_ref())?)
+}
+
+/// [`sim_plan_from_wire`] with the table given (a study's cells share one; their
+/// own `met` field is ignored).
+pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<SimPlan, Invalid> {
     let strategy = |name: &str, who: &str| {
         CubeStrategy::parse(name).map_err(|e| invalid(format!("strategy {who}: {e}")))
     };
@@ -82,7 +88,7 @@ pub fn sim_plan_from_wire(w: &v1::MatchSimSpec) -> Result<SimPlan, Invalid> {
         a: strategy(&w.strategy_a, "A")?,
         b: strategy(&w.strategy_b, "B")?,
         length: w.length,
-        met: met_from_wire(w.met.as_ref())?,
+        met,
         jacoby: w.jacoby,
         luck: w.luck,
         seed: w.seed,

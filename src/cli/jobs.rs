@@ -43,6 +43,8 @@ pub enum Action {
 #[derive(Serialize)]
 struct JsonStatus {
     id: u64,
+    /// rollout, match-sim or `study NAME`.
+    kind: String,
     state: String,
     batches_done: u64,
     batches_total: u64,
@@ -72,6 +74,7 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
     if json {
         let j = JsonStatus {
             id: s.job_id,
+            kind: s.kind.clone(),
             state: state_name(s.state),
             batches_done: s.batches_done,
             batches_total: s.batches_total,
@@ -86,10 +89,17 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {
+        // Rollouts count trials; match simulations and studies duplicate pairs.
+        let unit = if s.kind == "rollout" {
+            "trials"
+        } else {
+            "pairs"
+        };
         print_line(&format!(
-            "{:>6}  {:<9}  {:>7}/{:<7} batches  {:>10}/{:<10} trials  {}",
+            "{:>6}  {:<9}  {:<22}  {:>7}/{:<7} batches  {:>10}/{:<10} {unit:<6}  {}",
             s.job_id,
             state_name(s.state),
+            s.kind,
             s.batches_done,
             s.batches_total,
             s.trials_done,

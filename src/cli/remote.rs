@@ -1,7 +1,8 @@
 //! What every command that submits a job to a coordinator shares (`rollout
-//! --coordinator`, `match-sim --coordinator`): how to reach it ([`Access`]),
-//! [`run_job`] (submit, follow with a progress bar across coordinator restarts,
-//! fetch the result) and the progress [`bar`]. The commands depend on this module,
+//! --coordinator`, `match-sim --coordinator`, `study ... --coordinator`): how to
+//! reach it ([`Access`]), [`run_job`] (submit, follow with a progress bar across
+//! coordinator restarts, fetch the result; [`run_or_attach`] re-attaches to a job
+//! a killed run submitted) and the progress [`bar`]. The commands depend on this module,
 //! never the other way round.
 
 use super::jobs::{state_name, status_error};
@@ -74,19 +75,61 @@ pub fn run_job(
     bar: &ProgressBar,
     scale: u64,
 ) -> Result<(v1::GetJobResponse, usize), CliError> {
+    run_or_attach(url, access, spec, None, &mut |_| Ok(()), bar, scale)
+}
+
+/// [`run_job`], first trying to re-attach to job `attach` (a run of the same
+/// command killed while it followed the job): it is followed instead of a new
+/// submission when it exists with exactly `spec` and is not cancelled or failed.
+/// `submitted` learns the ID of a new submission before it is followed.
+pub fn run_or_attach(
+    url: &str,
+    access: &Access,
+    spec: v1::JobSpec,
+    attach: Option<u64>,
+    submitted: &mut dyn FnMut(u64) -> Result<(), CliError>,
+    bar: &ProgressBar,
+    scale: u64,
+) -> Result<(v1::GetJobResponse, usize), CliError> {
     let token = token(access.token_file.as_deref())?;
     let ca = pem(access.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         // The channel needs the runtime: create it inside.
         let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
-        let submitted = client
-            .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
-            .await
-            .map_err(status_error)?
-            .into_inner()
-            .status
-            .unwrap_or_default();
-        let id = submitted.job_id;
+        let mut id = None;
+        if let Some(old) = attach {
+            match client.get_job(v1::GetJobRequest { job_id: old }).await {
+                Ok(r) => {
+                    let r = r.into_inner();
+                    let state = r.status.as_ref().map_or(0, |s| s.state);
+                    let failed = matches!(
+                        v1::JobState::try_from(state),
+                        Ok(v1::JobState::Cancelled | v1::JobState::Failed)
+                    );
+                    if r.spec.as_ref() == Some(&spec) && !failed {
+                        eprintln!("re-attached to job {old}");
+                        id = Some(old);
+                    }
+                }
+                Err(e) if e.code() == tonic::Code::NotFound => {}
+                Err(e) => return Err(status_error(e)),
+            }
+        }
+        let id = match id {
+            Some(id) => id,
+            None => {
+                let id = client
+                    .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
+                    .await
+                    .map_err(status_error)?
+                    .into_inner()
+                    .status
+                    .unwrap_or_default()
+                    .job_id;
+                submitted(id)?;
+                id
+            }
+        };
         bar.set_message(format!("job {id}"));
         let last = follow(&mut client, id, bar, scale).await?;
         bar.finish_and_clear();

@@ -1,11 +1,12 @@
 //! Running one lease on the calling (rayon) thread: a rollout batch with the
-//! engine's `run_batch`, a match-simulation batch chunk by chunk
+//! engine's `run_batch`, a match-simulation or study batch chunk by chunk
 //! ([`crate::exec_sim`]).
 
-use crate::exec_sim::run_sim;
+use crate::exec_sim::{run_sim, run_study};
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{run_batch, FirstPlyCache, TrialScratch};
 use bgfarm_proto::convert::{plan_from_wire, stats_to_wire};
+use bgfarm_proto::study::study_units;
 use bgfarm_proto::v1;
 
 /// The result of `lease` (its batch filled in), or why it cannot be run here.
@@ -23,6 +24,7 @@ pub fn run_lease(
     let (needs, units) = match kind {
         v1::job_spec::Kind::Rollout(r) => (&r.fingerprint, r.trials),
         v1::job_spec::Kind::MatchSim(m) => (&m.fingerprint, m.pairs),
+        v1::job_spec::Kind::Study(s) => (&s.fingerprint, study_units(s)),
     };
     // Results computed by another engine would break the determinism contract.
     if needs != fingerprint {
@@ -58,6 +60,9 @@ pub fn run_lease(
         }
         v1::job_spec::Kind::MatchSim(spec) => {
             out.match_sim = Some(run_sim(eval, spec, range)?);
+        }
+        v1::job_spec::Kind::Study(spec) => {
+            out.match_sim = Some(run_study(eval, spec, range)?);
         }
     }
     Ok(out)

@@ -25,11 +25,13 @@ pub mod game;
 pub mod plan;
 pub mod stats;
 pub mod strategy;
+pub mod study;
 
 pub use game::{GameOutcome, Rules, Table};
 pub use plan::{SimPlan, SimPlanError};
 pub use stats::SimStats;
 pub use strategy::CubeStrategy;
+pub use study::{StudyCell, StudyPlan, StudyPlanError};
 
 use crate::eval::Evaluator;
 use crate::met::{MatchEquityTable, MAX_AWAY};

@@ -174,6 +174,12 @@ impl MatchEquityTable {
         &self.name
     }
 
+    /// Same name and entries (how many scores were native to the source aside):
+    /// what a worker would play with either table.
+    pub fn same_entries(&self, other: &MatchEquityTable) -> bool {
+        self.name == other.name && self.pre == other.pre && self.post == other.post
+    }
+
     /// Scores that came from the source itself; the rest up to [`MAX_AWAY`] are
     /// extended.
     pub fn native_size(&self) -> u32 {

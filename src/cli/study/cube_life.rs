@@ -1,0 +1,223 @@
+//! `study cube-life` and `study money-cube-life`: A at x against B at the baseline
+//! per length (money: length 0), with parabola fits of the optimal x.
+
+use super::runner::run_cells;
+use super::{parse_xs, sim_plan, strategy, table, write_report, Common};
+use crate::cli::svg::{chart, Series};
+use crate::cli::CliError;
+use bgfarm_engine::matchsim::fit::fit_parabola;
+use bgfarm_engine::matchsim::{SimStats, StudyCell};
+use std::fmt::Write as _;
+
+/// One finished cell.
+struct Cell {
+    length: u32,
+    x: f64,
+    stats: SimStats,
+}
+
+/// The value studied and its SE: luck-adjusted when measured.
+fn value(stats: &SimStats, luck: bool) -> (f64, f64) {
+    if luck {
+        (
+            stats.adjusted_ppm(),
+            stats.adjusted_se().unwrap_or(f64::NAN),
+        )
+    } else {
+        (stats.ppm(), stats.se().unwrap_or(f64::NAN))
+    }
+}
+
+impl Cell {
+    fn value(&self, luck: bool) -> (f64, f64) {
+        value(&self.stats, luck)
+    }
+}
+
+/// Runs the grid `lengths` x `xs` (lengths `[0]`: money play) and writes
+/// `cube_life.*` (money: `money_cube_life.*`).
+pub fn run(
+    lengths: &[u32],
+    xs: &str,
+    baseline: f64,
+    model: &str,
+    c: &Common,
+) -> Result<(), CliError> {
+    let xs = parse_xs(xs)?;
+    if !(0.0..=1.0).contains(&baseline) {
+        return Err(CliError::msg(format!(
+            "--baseline must be 0 to 1, got {baseline}"
+        )));
+    }
+    let money = lengths == [0];
+    let (name, prefix) = if money {
+        ("money-cube-life", "money_cube_life")
+    } else {
+        ("cube-life", "cube_life")
+    };
+    let met = table(c)?;
+    let b = strategy(model, baseline)?;
+    // The grid is length-major: the x values cycle within each length.
+    let mut grid = Vec::new();
+    let mut cells = Vec::new();
+    for &length in lengths {
+        for &x in &xs {
+            grid.push((length, x));
+            cells.push(StudyCell {
+                plan: sim_plan(c, &met, strategy(model, x)?, b, length),
+                symmetric: false,
+            });
+        }
+    }
+    let unit = if money { "ppg" } else { "ppm" };
+    let luck = c.luck;
+    let label = |cell: &StudyCell, s: &SimStats| {
+        let (v, se) = value(s, luck);
+        let x = cell.plan.a.to_string();
+        let at = if money {
+            String::new()
+        } else {
+            format!("{}-point, ", cell.plan.length)
+        };
+        format!(
+            "{at}A {x}: {unit} {v:+.4} ± {se:.4} ({} matches)",
+            s.matches
+        )
+    };
+    let stats = run_cells(c, name, cells, &label)?;
+    let cells: Vec<Cell> = grid
+        .into_iter()
+        .zip(stats)
+        .map(|((length, x), stats)| Cell { length, x, stats })
+        .collect();
+    report(lengths, &xs, baseline, model, c, prefix, &cells)
+}
+
+/// The CSV, the table with its fits and the SVG plot of finished `cells`.
+fn report(
+    lengths: &[u32],
+    xs: &[f64],
+    baseline: f64,
+    model: &str,
+    c: &Common,
+    prefix: &str,
+    cells: &[Cell],
+) -> Result<(), CliError> {
+    let money = lengths == [0];
+    let unit = if money { "ppg" } else { "ppm" };
+    // CSV.
+    let mut csv = String::from(
+        "length,x,baseline,matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate\n",
+    );
+    for cell in cells {
+        let s = &cell.stats;
+        let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
+        let _ = writeln!(
+            csv,
+            "{},{},{baseline},{},{:.6},{},{},{},{:.6},{:.4},{:.4},{:.4}",
+            cell.length,
+            cell.x,
+            s.matches,
+            s.ppm(),
+            opt(s.se()),
+            if c.luck {
+                format!("{:.6}", s.adjusted_ppm())
+            } else {
+                String::new()
+            },
+            if c.luck {
+                opt(s.adjusted_se())
+            } else {
+                String::new()
+            },
+            s.win_rate(),
+            s.avg_games(),
+            s.avg_cube(),
+            s.gammon_rate(),
+        );
+    }
+    // Table and fits.
+    let what = if c.luck {
+        format!("{unit}, luck-adjusted")
+    } else {
+        unit.to_string()
+    };
+    let mut txt = format!(
+        "{model}: A at x against B at x = {baseline}; A's {what} ± SE; {} {} per cell, seed {}\n\n",
+        c.matches,
+        if money { "games" } else { "matches" },
+        c.seed
+    );
+    let _ = write!(txt, "{:>8}", "x");
+    for &l in lengths {
+        let _ = write!(
+            txt,
+            " {:>18}",
+            if money {
+                "money".to_string()
+            } else {
+                format!("{l}-point")
+            }
+        );
+    }
+    txt.push('\n');
+    for &x in xs {
+        let _ = write!(txt, "{x:>8}");
+        for &l in lengths {
+            if let Some(cell) = cells.iter().find(|k| k.length == l && k.x == x) {
+                let (v, se) = cell.value(c.luck);
+                let _ = write!(txt, " {:>18}", format!("{v:+.4} ± {se:.4}"));
+            }
+        }
+        txt.push('\n');
+    }
+    txt.push('\n');
+    let mut series = Vec::new();
+    for &l in lengths {
+        let pts: Vec<(f64, f64, f64)> = cells
+            .iter()
+            .filter(|k| k.length == l)
+            .map(|k| {
+                let (v, se) = k.value(c.luck);
+                (k.x, v, se)
+            })
+            .collect();
+        let name = if money {
+            "money".to_string()
+        } else {
+            format!("{l}-point")
+        };
+        let fit = fit_parabola(&pts);
+        let curve = match &fit {
+            Some(p) => (0..=50)
+                .map(|i| f64::from(i) / 50.0)
+                .map(|x| (x, p.at(x)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let line = match fit.as_ref().map(|p| (p, p.optimum())) {
+            Some((p, Some((x, se)))) => format!(
+                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2, optimal x = {x:.3} ± {se:.3} (chi2 {:.2}, {} points)",
+                p.coef[0], p.coef[1], p.coef[2], p.chi2, pts.len()
+            ),
+            Some((p, None)) => format!(
+                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2 has no maximum",
+                p.coef[0], p.coef[1], p.coef[2]
+            ),
+            None => format!("{name}: too few x values for a parabola fit"),
+        };
+        let _ = writeln!(txt, "{line}");
+        series.push(Series {
+            name,
+            points: pts,
+            curve,
+        });
+    }
+    let svg = chart(
+        &format!("{model}: A at x vs B at x = {baseline}"),
+        "cube life index x of A",
+        &format!("A's {what}"),
+        &series,
+    );
+    write_report(&c.out, prefix, &csv, &txt, &svg)
+}
