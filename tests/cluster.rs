@@ -3,158 +3,12 @@
 //! also when a worker is SIGKILLed mid-job (its lease expires and another worker
 //! re-runs the batch), and wrong tokens are refused.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+mod common;
+
+use common::cluster::{http_get, log, metric, serve, serve_on, work, Proc, TempDir, BIN};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_bgfarm");
-
-/// A temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("bgfarm-cluster-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("temp dir");
-        TempDir(d)
-    }
-
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).expect("write file");
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A child process, killed on drop (also when a test fails).
-struct Proc(Option<Child>);
-
-impl Proc {
-    fn new(child: Child) -> Proc {
-        Proc(Some(child))
-    }
-
-    fn child(&mut self) -> &mut Child {
-        self.0.as_mut().expect("a running child")
-    }
-
-    /// Waits for the process to end and returns its output.
-    fn output(mut self) -> Output {
-        self.0
-            .take()
-            .expect("a running child")
-            .wait_with_output()
-            .expect("child output")
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if let Some(c) = &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// A running coordinator: its process, gRPC URL and metrics address (when
-/// started with `--metrics-listen`).
-struct Coordinator {
-    proc: Proc,
-    url: String,
-    metrics: Option<String>,
-}
-
-/// Starts `bgfarm serve` on port 0; returns it and its URL. Its log goes to
-/// `dir/serve.log`.
-fn serve(dir: &TempDir, extra: &[&str]) -> (Proc, String) {
-    let c = serve_on(dir, "127.0.0.1:0", "serve", extra);
-    (c.proc, c.url)
-}
-
-/// Starts `bgfarm serve --listen listen` on `dir/data`, logging to `dir/<log>.log`.
-fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coordinator {
-    let log = std::fs::File::create(dir.0.join(format!("{log}.log"))).expect("log file");
-    let data = dir.0.join("data");
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", listen, "--data"])
-        .arg(&data)
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .spawn()
-        .expect("start serve");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    let mut line = || lines.next().and_then(Result::ok).unwrap_or_default();
-    let first = line();
-    let addr = first
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("serve printed {first:?}"));
-    let url = format!("http://{addr}");
-    let metrics = extra.contains(&"--metrics-listen").then(|| {
-        let l = line();
-        l.trim()
-            .strip_prefix("metrics on ")
-            .unwrap_or_else(|| panic!("serve printed {l:?}"))
-            .to_string()
-    });
-    Coordinator {
-        proc: Proc::new(child),
-        url,
-        metrics,
-    }
-}
-
-/// `GET path` over plain HTTP/1.1: (status code, body).
-fn http_get(addr: &str, path: &str) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect to the metrics port");
-    s.set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send request");
-    let mut text = String::new();
-    s.read_to_string(&mut text).expect("read response");
-    let code = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (code, body.to_string())
-}
-
-/// The value of the unlabelled sample `name` in a Prometheus exposition.
-fn metric(text: &str, name: &str) -> Option<f64> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-}
-
-/// Starts `bgfarm work` with one thread; its log goes to `dir/<name>.log`.
-fn work(dir: &TempDir, name: &str, url: &str, extra: &[&str]) -> Proc {
-    let log = std::fs::File::create(dir.0.join(format!("{name}.log"))).expect("log file");
-    let child = Command::new(BIN)
-        .args(["work", "--coordinator", url, "--threads", "1"])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("start work");
-    Proc::new(child)
-}
 
 fn rollout_args(trials: &str) -> Vec<String> {
     [
@@ -207,10 +61,6 @@ fn json(out: &Output) -> serde_json::Value {
 fn with(mut args: Vec<String>, extra: &[&str]) -> Vec<String> {
     args.extend(extra.iter().map(|s| s.to_string()));
     args
-}
-
-fn log(dir: &TempDir, name: &str) -> String {
-    std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
 }
 
 fn path(p: &Path) -> &str {
