@@ -93,6 +93,30 @@ pub fn table(headers: &[(&str, bool)], rows: &[Vec<Cell>]) -> String {
     s
 }
 
+/// A two-column table without headings: one (name, HTML value) per row, the
+/// names as row headings.
+pub fn facts(rows: &[(&str, String)]) -> String {
+    let mut s = String::from("<table>\n");
+    for (name, html) in rows {
+        let _ = writeln!(
+            s,
+            "<tr><th class=\"l\">{}</th><td class=\"l\">{html}</td></tr>",
+            escape(name)
+        );
+    }
+    s.push_str("</table>\n");
+    s
+}
+
+/// "1 worker", "2 workers".
+pub fn count(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 /// A duration in words: "42 s", "3 min 5 s", "2 h 7 min".
 pub fn duration(d: Duration) -> String {
     let s = d.as_secs();

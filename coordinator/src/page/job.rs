@@ -1,7 +1,7 @@
 //! The page of one job at `/job/ID`: its line of the overview, then its result
 //! by kind ([`render_result`]). A job still running reloads every 5 s.
 
-use super::html::{duration, escape, frame, table, utc, Cell};
+use super::html::{duration, escape, facts, frame, table, utc, Cell};
 use super::overview::{progress, rate, state_name};
 use crate::view::{JobDetail, JobResult};
 use bgfarm_engine::matchsim::SimStats;
@@ -15,27 +15,19 @@ pub fn render(d: &JobDetail) -> String {
     let j = &d.view;
     let eta = j.eta().map_or_else(|| "–".to_string(), duration);
     let submitted = j.submitted.map_or_else(|| "before a restart".into(), utc);
-    let facts = [
+    let rows = [
         ("kind", escape(j.kind)),
         ("state", escape(state_name(j.state))),
         ("progress", progress(j)),
-        ("rate", escape(&rate(j.rate, j.unit))),
+        ("rate", escape(&rate(j, j.unit))),
         ("ETA", escape(&eta)),
         ("submitted", escape(&submitted)),
         ("message", escape(&j.message)),
     ];
-    let rows: Vec<Vec<Cell>> = facts
-        .into_iter()
-        .map(|(k, v)| vec![Cell::text(k), Cell::html(v)])
-        .collect();
     let mut body = String::from("<p><a href=\"/\">all jobs</a></p>\n");
-    body.push_str(&table(&[("", true), ("", true)], &rows));
+    body.push_str(&facts(&rows));
     body.push_str(&render_result(&d.result));
-    frame(
-        &format!("bgfarm job {}", j.id),
-        &body,
-        !j.state.is_final(),
-    )
+    frame(&format!("bgfarm job {}", j.id), &body, !j.state.is_final())
 }
 
 /// A finished job's result by kind: the hook where each kind of job shows what
@@ -76,7 +68,13 @@ fn rollout(job: &RolloutJob, total: &RolloutStats) -> String {
                 .cells
                 .iter()
                 .zip(&cols)
-                .map(|(t, col)| if col.left { Cell::text(t) } else { Cell::num(t) })
+                .map(|(t, col)| {
+                    if col.left {
+                        Cell::text(t)
+                    } else {
+                        Cell::num(t)
+                    }
+                })
                 .collect();
             out.push(Cell::num(c.vs_best.as_deref().unwrap_or("")));
             out
@@ -98,22 +96,20 @@ fn rollout(job: &RolloutJob, total: &RolloutStats) -> String {
 
 /// A match simulation's summary, as `bgfarm match-sim` prints it.
 fn match_sim(a: &str, b: &str, length: u32, luck: bool, seed: u64, stats: &SimStats) -> String {
+    let lines = sim_summary::lines(stats, length, luck);
     let what = if length == 0 {
         "money games".to_string()
     } else {
         format!("{length}-point matches")
     };
-    let rows: Vec<Vec<Cell>> = sim_summary::lines(stats, length, luck)
-        .iter()
-        .map(|(k, v)| vec![Cell::text(k), Cell::num(v)])
-        .collect();
+    let rows: Vec<(&str, String)> = lines.iter().map(|(k, v)| (k.as_str(), escape(v))).collect();
     format!(
         "<h2>Match simulation</h2>\n<p>{} (A) vs {} (B): {} {what} ({} duplicate pairs), seed {seed}</p>\n{}",
         escape(a),
         escape(b),
         stats.matches,
         stats.pairs,
-        table(&[("", true), ("", false)], &rows)
+        facts(&rows)
     )
 }
 
@@ -157,7 +153,10 @@ mod tests {
             assert!(html.contains(&format!(">{h}</th>")), "{h}: {html}");
         }
         assert!(html.contains("8/5 6/5 &lt;x&gt;"));
-        assert!(!html.contains("http-equiv"), "a finished job does not reload");
+        assert!(
+            !html.contains("http-equiv"),
+            "a finished job does not reload"
+        );
     }
 
     #[test]

@@ -78,10 +78,7 @@ pub fn cookie_token(header: &str) -> Option<Vec<u8>> {
 
 /// The `Set-Cookie` value that keeps `token` for this browser session.
 pub fn set_cookie(token: &[u8]) -> String {
-    format!(
-        "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
-        hex(token)
-    )
+    format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", hex(token))
 }
 
 /// The access of a request that gives `given` (from the form, the query or the

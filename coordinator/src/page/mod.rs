@@ -65,7 +65,10 @@ async fn login(core: &Core, req: Request<Incoming>) -> Reply {
     let Some(expected) = core.config().client_token.as_deref() else {
         return redirect("/", None);
     };
-    let body = match Limited::new(req.into_body(), MAX_FORM_BYTES).collect().await {
+    let body = match Limited::new(req.into_body(), MAX_FORM_BYTES)
+        .collect()
+        .await
+    {
         Ok(b) => b.to_bytes(),
         Err(_) => {
             return text(
@@ -91,7 +94,11 @@ pub async fn handle(core: &Core, req: Request<Incoming>) -> Reply {
             Method::POST => login(core, req).await,
             Method::GET if core.config().client_token.is_none() => redirect("/", None),
             Method::GET => html(StatusCode::OK, form(None)),
-            _ => text(StatusCode::METHOD_NOT_ALLOWED, PLAIN, "use GET or POST\n".into()),
+            _ => text(
+                StatusCode::METHOD_NOT_ALLOWED,
+                PLAIN,
+                "use GET or POST\n".into(),
+            ),
         };
     }
     let page = match page_of(&path) {

@@ -2,7 +2,7 @@
 //! ETA and submission time, and every worker with its threads and throughput. It
 //! reloads itself every 5 s.
 
-use super::html::{duration, frame, table, utc, Cell};
+use super::html::{count, duration, frame, table, utc, Cell};
 use crate::view::{JobView, Overview, WorkerView};
 use bgfarm_storage::JobState;
 
@@ -30,8 +30,18 @@ pub fn progress(j: &JobView) -> String {
     )
 }
 
+/// A job's units per second while it runs; a dash once it ended or when nothing
+/// was accepted in the last minute.
+pub fn rate(j: &JobView, unit: &str) -> String {
+    if j.state.is_final() {
+        "–".into()
+    } else {
+        per_second(j.rate, unit)
+    }
+}
+
 /// Units per second, or a dash when nothing was accepted in the last minute.
-pub fn rate(r: f64, unit: &str) -> String {
+fn per_second(r: f64, unit: &str) -> String {
     if r > 0.0 {
         format!("{r:.1} {unit}/s")
     } else {
@@ -47,7 +57,7 @@ fn job_row(j: &JobView) -> Vec<Cell> {
         Cell::text(j.kind),
         Cell::text(state_name(j.state)),
         Cell::html(progress(j)),
-        Cell::num(&rate(j.rate, j.unit)),
+        Cell::num(&rate(j, j.unit)),
         Cell::num(&eta),
         Cell::text(&j.submitted.map_or_else(|| "before a restart".into(), utc)),
         Cell::text(&j.message),
@@ -58,7 +68,7 @@ fn worker_row(w: &WorkerView) -> Vec<Cell> {
     vec![
         Cell::text(&w.id),
         Cell::num(&w.threads.to_string()),
-        Cell::num(&rate(w.rate, "units")),
+        Cell::num(&per_second(w.rate, "units")),
         Cell::num(&w.units.to_string()),
         Cell::num(&format!("{} ago", duration(w.since_seen))),
         Cell::num(&duration(w.since_registered)),
@@ -71,10 +81,11 @@ pub fn render(o: &Overview) -> String {
     let running = o.jobs.iter().filter(|j| !j.state.is_final()).count();
     let threads: u32 = o.workers.iter().map(|w| w.threads).sum();
     body.push_str(&format!(
-        "<p class=\"note\">{} jobs ({running} queued or running); {} workers with {threads} \
-         threads. Read-only; reloads every 5 s.</p>\n<h2>Jobs</h2>\n",
-        o.jobs.len(),
-        o.workers.len()
+        "<p class=\"note\">{} ({running} queued or running); {} with {}. Read-only; \
+         reloads every 5 s.</p>\n<h2>Jobs</h2>\n",
+        count(o.jobs.len(), "job"),
+        count(o.workers.len(), "worker"),
+        count(threads as usize, "thread")
     ));
     if o.jobs.is_empty() {
         body.push_str("<p>No jobs yet: submit one with <code>bgfarm rollout ... --coordinator URL</code>.</p>\n");
