@@ -5,62 +5,16 @@
 
 mod common;
 
-use common::cluster::{http_get, log, metric, serve, serve_on, work, Proc, TempDir, BIN};
+use common::cluster::{
+    http_get, log, metric, output_json, rollout_args, serve, serve_on, spawn, with, work, Proc,
+    TempDir, BIN,
+};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn rollout_args(trials: &str) -> Vec<String> {
-    [
-        "rollout",
-        "4HPwATDgc/ABMA",
-        "--dice",
-        "31",
-        "--moves",
-        "top:3",
-        "--trials",
-        trials,
-        "--truncate",
-        "6",
-        "--seed",
-        "3",
-        "--batch",
-        "36",
-        "--json",
-    ]
-    .map(String::from)
-    .to_vec()
-}
 
 fn run(args: &[String]) -> Output {
     Command::new(BIN).args(args).output().expect("run bgfarm")
-}
-
-/// Starts bgfarm with its output captured; [`Proc::output`] collects it. Each
-/// process spends ~2 CPU-seconds building the bear-off tables, so tests start
-/// independent processes together.
-fn spawn(args: &[String]) -> Proc {
-    let child = Command::new(BIN)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start bgfarm");
-    Proc::new(child)
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn with(mut args: Vec<String>, extra: &[&str]) -> Vec<String> {
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args
 }
 
 fn path(p: &Path) -> &str {
@@ -89,7 +43,10 @@ fn two_workers_give_the_embedded_result() {
         args,
         &["--coordinator", &url, "--token-file", path(&ct)],
     ));
-    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
+    let (embedded, remote) = (
+        output_json(&embedded.output()),
+        output_json(&remote.output()),
+    );
     assert_eq!(remote, embedded);
     assert_eq!(remote["candidates"][0]["trials"], 144);
     // Cubeful rollouts travel too: the rules and each candidate's cube.
@@ -99,7 +56,10 @@ fn two_workers_give_the_embedded_result() {
         cubeful,
         &["--coordinator", &url, "--token-file", path(&ct)],
     ));
-    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
+    let (embedded, remote) = (
+        output_json(&embedded.output()),
+        output_json(&remote.output()),
+    );
     assert_eq!(remote, embedded);
     assert!(remote["candidates"][0]["cubeful_equity"].is_f64());
     // The job is listed as done.
@@ -149,8 +109,8 @@ fn a_killed_worker_does_not_change_the_result() {
     victim.child().kill().expect("SIGKILL the worker");
     let _ = victim.child().wait();
     let _rescuer = work(&dir, "rescuer", &url, &[]);
-    let remote = json(&client.output());
-    assert_eq!(remote, json(&embedded.output()));
+    let remote = output_json(&client.output());
+    assert_eq!(remote, output_json(&embedded.output()));
     assert!(
         log(&dir, "serve").contains("lease expired"),
         "{}",
@@ -243,7 +203,7 @@ fn sim_args() -> Vec<String> {
 
 /// The JSON of a match simulation without what may differ between runs.
 fn sim_json(out: &Output) -> serde_json::Value {
-    let mut v = json(out);
+    let mut v = output_json(out);
     let obj = v.as_object_mut().expect("a JSON object");
     assert!(obj.remove("seconds").is_some() && obj.remove("threads").is_some());
     v
@@ -297,7 +257,7 @@ fn match_simulations_run_on_the_cluster_bit_for_bit() {
 
 /// `jobs show ID --json` on `url`.
 fn show(url: &str, id: u64) -> serde_json::Value {
-    json(&run(&[
+    output_json(&run(&[
         "jobs",
         "show",
         &id.to_string(),
@@ -344,8 +304,8 @@ fn a_restarted_coordinator_resumes_without_recomputing() {
     let _ = first.child().wait();
     // Same data directory, same port: the worker and the client find it again.
     let second = serve_on(&dir, &listen, "serve2", &extra);
-    let remote = json(&client.output());
-    assert_eq!(remote, json(&embedded.output()));
+    let remote = output_json(&client.output());
+    assert_eq!(remote, output_json(&embedded.output()));
 
     let s = show(&second.url, 1);
     let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
@@ -401,7 +361,10 @@ fn stop_rules_prune_and_stop_as_in_the_embedded_run() {
     .to_vec();
     let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
     let remote = spawn(&with(args, &["--coordinator", &url]));
-    let (embedded, remote) = (json(&embedded.output()), json(&remote.output()));
+    let (embedded, remote) = (
+        output_json(&embedded.output()),
+        output_json(&remote.output()),
+    );
     assert_eq!(remote, embedded);
     let trials: Vec<u64> = remote["candidates"]
         .as_array()
@@ -447,7 +410,10 @@ fn tls_between_clients_workers_and_the_coordinator() {
     // Without the CA the certificate is not trusted; plain HTTP/2 is not spoken.
     let untrusted = spawn(&with(args.clone(), &["--coordinator", &url]));
     let plaintext = spawn(&with(args, &["--coordinator", &plain]));
-    assert_eq!(json(&remote.output()), json(&embedded.output()));
+    assert_eq!(
+        output_json(&remote.output()),
+        output_json(&embedded.output())
+    );
     for p in [untrusted, plaintext] {
         let out = p.output();
         assert_eq!(out.status.code(), Some(2), "{out:?}");

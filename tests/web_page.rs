@@ -6,9 +6,11 @@
 
 mod common;
 
-use common::cluster::{http, log, serve_on, work, Proc, TempDir, BIN};
+use common::cluster::{
+    http, log, output_json as json, rollout_args, serve_on, spawn, with, work, TempDir,
+};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "s3cret+/ token";
@@ -56,25 +58,6 @@ fn dump_dom(url: &str, profile: &Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn spawn(args: &[&str]) -> Proc {
-    let child = Command::new(BIN)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start bgfarm");
-    Proc::new(child)
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 /// Polls `GET path` (with the cookie) until its body contains every one of
@@ -144,25 +127,10 @@ fn the_page_shows_jobs_workers_and_results_behind_the_token() {
 
     // A rollout, caught mid-job: its only worker is killed after a batch.
     let mut first = work(&dir, "w1", &c.url, &[]);
-    let rollout = spawn(&[
-        "rollout",
-        "4HPwATDgc/ABMA",
-        "--dice",
-        "31",
-        "--moves",
-        "top:3",
-        "--trials",
-        "2592",
-        "--truncate",
-        "6",
-        "--batch",
-        "36",
-        "--json",
-        "--coordinator",
-        &c.url,
-        "--token-file",
-        token,
-    ]);
+    let rollout = spawn(&with(
+        rollout_args("2592"),
+        &["--coordinator", &c.url, "--token-file", token],
+    ));
     // Kill the worker once a batch is in (the job has 72 batches of ~0.1 s).
     let t = Instant::now();
     loop {

@@ -179,3 +179,56 @@ pub fn work(dir: &TempDir, name: &str, url: &str, extra: &[&str]) -> Proc {
 pub fn log(dir: &TempDir, name: &str) -> String {
     std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
 }
+
+/// A small rollout of three moves, as JSON (seed 3, truncated at 6 plies, batches
+/// of 36 trials).
+pub fn rollout_args(trials: &str) -> Vec<String> {
+    [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "top:3",
+        "--trials",
+        trials,
+        "--truncate",
+        "6",
+        "--seed",
+        "3",
+        "--batch",
+        "36",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Starts bgfarm with its output captured; [`Proc::output`] collects it. Each
+/// process spends ~2 CPU-seconds building the bear-off tables, so tests start
+/// independent processes together.
+pub fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Proc {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start bgfarm");
+    Proc::new(child)
+}
+
+/// The one JSON object a finished command printed (it must have succeeded).
+pub fn output_json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// `args` and then `extra`.
+pub fn with(mut args: Vec<String>, extra: &[&str]) -> Vec<String> {
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
