@@ -4,10 +4,9 @@
 //! embedded run, or the client of a remote one) resumes from its finished cells
 //! to the same files.
 
-#[path = "common/cluster.rs"]
-mod cluster;
+mod common;
 
-use cluster::*;
+use common::cluster::*;
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
@@ -80,7 +79,13 @@ fn jobs_list(url: &str, json: bool) -> String {
 fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     let dir = TempDir::new("study-remote");
     let (local, remote) = (dir.0.join("local"), dir.0.join("remote"));
-    let (_serve, url) = serve(&dir, &["--lease-timeout", "2"]);
+    let coordinator = serve_on(
+        &dir,
+        "127.0.0.1:0",
+        "serve",
+        &["--lease-timeout", "2", "--metrics-listen", "127.0.0.1:0"],
+    );
+    let url = coordinator.url.clone();
     let mut victim = work(&dir, "victim", &url, &[]);
     let _steady = work(&dir, "steady", &url, &[]);
     let embedded = spawn(&study_args(&local, "128", &["--threads", "1"]));
@@ -117,6 +122,22 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
         "{text}"
     );
     assert!(!remote.join("study.job").exists());
+    // The web page shows the study as one job, and its cells with the plot.
+    let page = coordinator.metrics.as_deref().expect("the page's address");
+    let (status, html) = http_get(page, "/");
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("study cube-life"), "{html}");
+    let (status, html) = http_get(page, "/job/1");
+    assert_eq!(status, 200, "{html}");
+    for needle in [
+        "Study cube-life",
+        "4 cells",
+        "janowski-match-capped:x=0.9",
+        "<svg",
+        "3 points",
+    ] {
+        assert!(html.contains(needle), "{needle}: {html}");
+    }
     // Every cell is stored: a rerun computes nothing, not even on the cluster.
     let err = ok(run(&study_args(&remote, "128", &["--coordinator", &url])));
     assert!(err.contains("4 of 4 cells reused"), "{err}");

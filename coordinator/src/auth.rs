@@ -19,7 +19,7 @@ impl BearerAuth {
 }
 
 /// Constant-time equality, so the time to refuse does not leak the matching prefix.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

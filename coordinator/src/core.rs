@@ -182,7 +182,8 @@ impl Core {
         .await?;
         let mut st = self.lock();
         let threads = st.workers.threads();
-        let job = Job::new(id, spec, work, JobState::Queued);
+        let mut job = Job::new(id, spec, work, JobState::Queued);
+        job.submitted = Some(SystemTime::now());
         let _span = info_span!("job", job = id, kind = job.work.name()).entered();
         info!(
             units = job.work.units(),

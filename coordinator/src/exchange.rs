@@ -178,7 +178,9 @@ impl Core {
                                 job.counters.results_duplicate += 1;
                             }
                             if !job.state.is_final() {
-                                job.complete(b.batch_index, c.outcome);
+                                if job.complete(b.batch_index, c.outcome) {
+                                    job.rate.add(now, c.units);
+                                }
                                 if job.state == JobState::Done {
                                     info!(job = job.id, "job done");
                                     finished.push(record(job));

@@ -4,17 +4,17 @@
 //!
 //! - `GET /metrics`: the Prometheus text exposition ([`crate::metrics`]);
 //! - `GET /healthz`: 200 `ok` while the coordinator can store and acknowledge
-//!   results, 503 once a store flush has failed (restarting it is the cure).
+//!   results, 503 once a store flush has failed (restarting it is the cure);
+//! - every other path: the web page of jobs and workers ([`crate::page`]), which
+//!   needs the client token when one is set.
 //!
 //! hyper is already in the build through tonic, so this adds no dependency tree.
 
 use crate::core::Core;
-use bytes::Bytes;
-use http_body_util::Full;
+use crate::reply::{text, Reply, PLAIN};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::{Method, Request, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -29,18 +29,9 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The content type of the Prometheus text format.
 const PROMETHEUS: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-fn text(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(body)));
-    *r.status_mut() = status;
-    r.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    r
-}
-
-/// The answer to one request.
-pub fn respond(core: &Core, method: &Method, path: &str) -> Response<Full<Bytes>> {
-    const PLAIN: &str = "text/plain; charset=utf-8";
-    match (method, path) {
+/// The answer to a request for `/metrics` or `/healthz`; `None` for another path.
+pub fn respond(core: &Core, method: &Method, path: &str) -> Option<Reply> {
+    Some(match (method, path) {
         (&Method::GET, "/metrics") => text(StatusCode::OK, PROMETHEUS, core.metrics_text()),
         (&Method::GET, "/healthz") if core.healthy() => text(StatusCode::OK, PLAIN, "ok\n".into()),
         (&Method::GET, "/healthz") => text(
@@ -51,15 +42,20 @@ pub fn respond(core: &Core, method: &Method, path: &str) -> Response<Full<Bytes>
         (_, "/metrics" | "/healthz") => {
             text(StatusCode::METHOD_NOT_ALLOWED, PLAIN, "use GET\n".into())
         }
-        _ => text(
-            StatusCode::NOT_FOUND,
-            PLAIN,
-            "not found: try /metrics or /healthz\n".into(),
-        ),
+        _ => return None,
+    })
+}
+
+/// The answer to one request.
+async fn answer(core: &Core, req: Request<Incoming>) -> Reply {
+    match respond(core, req.method(), req.uri().path()) {
+        Some(r) => r,
+        None => crate::page::handle(core, req).await,
     }
 }
 
-/// Serves `/metrics` and `/healthz` on `listener` until the task is aborted.
+/// Serves `/metrics`, `/healthz` and the page on `listener` until the task is
+/// aborted.
 pub async fn serve(listener: TcpListener, core: Arc<Core>) {
     loop {
         let stream = match listener.accept().await {
@@ -74,8 +70,8 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>) {
         let core = core.clone();
         tokio::spawn(async move {
             let svc = service_fn(move |req: Request<Incoming>| {
-                let r = respond(&core, req.method(), req.uri().path());
-                async move { Ok::<_, Infallible>(r) }
+                let core = core.clone();
+                async move { Ok::<_, Infallible>(answer(&core, req).await) }
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())

@@ -3,10 +3,12 @@
 use crate::batch::Batch;
 use crate::kind::Work;
 use crate::outcome::{fold, Aggregate, Outcome};
+use crate::rate::Rate;
 use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::JobState;
 use std::collections::VecDeque;
+use std::time::{Instant, SystemTime};
 use tokio::sync::watch;
 
 /// What this coordinator process did for one job (reset by a restart; the
@@ -42,6 +44,12 @@ pub struct Job {
     /// A rollout with stop rules runs wave by wave.
     pub waves: Option<Waves>,
     pub progress: watch::Sender<v1::JobStatus>,
+    /// When a client submitted it; `None` for a job resumed from the store (the
+    /// store keeps no time).
+    pub submitted: Option<SystemTime>,
+    /// Units of the results this process accepted, per second (the page's rate and
+    /// ETA).
+    pub rate: Rate,
 }
 
 /// The wire form of a stored job state.
@@ -85,6 +93,8 @@ impl Job {
             counters: JobCounters::default(),
             waves,
             progress,
+            submitted: None,
+            rate: Rate::new(Instant::now()),
         };
         job.publish(0);
         job

@@ -20,11 +20,15 @@ mod job;
 mod kind;
 pub mod metrics;
 mod outcome;
+mod page;
+mod rate;
 mod reap;
+mod reply;
 #[cfg(test)]
 mod testutil;
 mod validate;
 mod validate_sim;
+mod view;
 mod worker_api;
 mod workers;
 

@@ -1,11 +1,8 @@
 //! The registry of workers: memory only, rebuilt as workers (re-)register.
 
-use std::collections::{HashMap, VecDeque};
+use crate::rate::Rate;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
-
-/// The window of the per-worker rate: a minute smooths over batches of ~10 s
-/// while following a worker that slows down within a few scrapes.
-pub const RATE_WINDOW: Duration = Duration::from_secs(60);
 
 /// A registered worker.
 #[derive(Clone, Debug)]
@@ -18,8 +15,8 @@ pub struct WorkerInfo {
     pub conflicts: u32,
     /// Units (trials or pairs) of its accepted results.
     pub units: u64,
-    /// Accepted units within [`RATE_WINDOW`], oldest first.
-    recent: VecDeque<(Instant, u64)>,
+    /// Its accepted units per second.
+    rate: Rate,
 }
 
 impl WorkerInfo {
@@ -32,37 +29,19 @@ impl WorkerInfo {
             last_seen: now,
             conflicts: 0,
             units: 0,
-            recent: VecDeque::new(),
+            rate: Rate::new(now),
         }
     }
 
     /// Counts an accepted result of `units` trials or pairs.
     pub fn accepted(&mut self, now: Instant, units: u64) {
         self.units += units;
-        self.recent.push_back((now, units));
-        while self
-            .recent
-            .front()
-            .is_some_and(|&(t, _)| now.duration_since(t) > RATE_WINDOW)
-        {
-            self.recent.pop_front();
-        }
+        self.rate.add(now, units);
     }
 
-    /// Accepted units per second over the last minute (over its life when younger;
-    /// at least one second, so a first result does not read as a huge rate).
+    /// Accepted units per second over the last minute (see [`Rate`]).
     pub fn rate(&self, now: Instant) -> f64 {
-        let window = now
-            .duration_since(self.registered)
-            .min(RATE_WINDOW)
-            .max(Duration::from_secs(1));
-        let units: u64 = self
-            .recent
-            .iter()
-            .filter(|&&(t, _)| now.duration_since(t) <= window)
-            .map(|&(_, u)| u)
-            .sum();
-        units as f64 / window.as_secs_f64()
+        self.rate.per_second(now)
     }
 }
 
@@ -123,23 +102,5 @@ impl Workers {
     /// Threads of every registered worker.
     pub fn threads(&self) -> u32 {
         self.map.values().map(|w| w.threads).sum()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rate_over_the_last_minute() {
-        let t0 = Instant::now();
-        let mut w = WorkerInfo::new("fp".into(), 1, t0);
-        w.accepted(t0 + Duration::from_secs(1), 100);
-        // 100 units in the worker's first 2 s.
-        assert!((w.rate(t0 + Duration::from_secs(2)) - 50.0).abs() < 1e-9);
-        w.accepted(t0 + Duration::from_secs(100), 600);
-        // Only the second result is inside the minute.
-        assert!((w.rate(t0 + Duration::from_secs(120)) - 10.0).abs() < 1e-9);
-        assert_eq!(w.units, 700);
     }
 }

@@ -20,6 +20,7 @@ use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{play_pair, CubeStrategy, SimPlan, SimSpec, SimStats};
+use bgfarm_report::sim_summary;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -184,28 +185,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         format!("{}-point matches", args.length)
     };
-    let se = |s: Option<f64>| s.map_or_else(|| "n/a".to_string(), |s| format!("{s:.4}"));
-    let unit = if args.length == 0 { "ppg" } else { "ppm" };
     println!(
         "{a} (A) vs {b} (B): {} {what} ({} duplicate pairs), seed {}",
         stats.matches, stats.pairs, args.seed
     );
-    println!("A {unit}:        {:+.4} ± {}", stats.ppm(), se(stats.se()));
-    if args.luck {
-        println!(
-            "A {unit}, luck-adjusted: {:+.4} ± {}",
-            stats.adjusted_ppm(),
-            se(stats.adjusted_se())
-        );
+    for (label, value) in sim_summary::lines(&stats, args.length, args.luck) {
+        println!("{}", sim_summary::text_line(&label, &value));
     }
-    println!("A wins:       {:.2}%", 100.0 * stats.win_rate());
-    println!("games/match:  {:.3}", stats.avg_games());
-    println!("final cube:   {:.3} on average", stats.avg_cube());
-    println!(
-        "gammons:      {:.2}% of games; passed doubles {:.2}%",
-        100.0 * stats.gammon_rate(),
-        100.0 * stats.drops as f64 / games
-    );
     println!(
         "speed:        {:.0} games/s ({seconds:.2} s on {} threads)",
         games / seconds.max(1e-9),

@@ -24,7 +24,6 @@ mod runtime;
 mod serve;
 mod show;
 mod study;
-mod svg;
 mod threads;
 mod work;
 

@@ -1,7 +1,8 @@
 //! `bgfarm serve --listen ADDR --data DIR [--metrics-listen ADDR]`: the
 //! coordinator. Prints `listening on HOST:PORT` on stdout once bound (port 0 picks
 //! a free port, which is how the tests start it), then `metrics on HOST:PORT` when
-//! the HTTP endpoint is on, logs to stderr, stops on SIGINT/SIGTERM.
+//! the HTTP endpoint (metrics, health and the web page) is on, logs to stderr,
+//! stops on SIGINT/SIGTERM.
 
 use super::runtime::{init_logging, runtime, token};
 use super::CliError;
@@ -34,7 +35,10 @@ pub struct Args {
     pub max_attempts: u32,
     /// Also serve plain HTTP on this address: `GET /metrics` (Prometheus text
     /// format) and `GET /healthz` (200 while results can be stored), for scrapers
-    /// and probes that need neither gRPC nor a token (e.g. `0.0.0.0:9090`).
+    /// and probes that need neither gRPC nor a token (e.g. `0.0.0.0:9090`), and a
+    /// read-only web page at `/`: jobs with progress, rate and ETA, workers, and
+    /// each finished job's result at `/job/ID` (behind the client token when one
+    /// is set: open `/?token=...` once or use the form).
     #[arg(long)]
     pub metrics_listen: Option<String>,
     /// Serve gRPC over TLS with this certificate chain (PEM); clients and workers

@@ -1,8 +1,7 @@
-//! What the multi-process tests share (tests/cluster.rs, tests/cluster_study.rs):
-//! temporary directories, child processes killed on drop, a `bgfarm serve` on
-//! port 0 and `bgfarm work` processes. Included with `#[path]` by each.
-
-#![allow(dead_code)]
+//! Starting a cluster in a test: `bgfarm serve` and `bgfarm work` as real
+//! processes on 127.0.0.1 port 0, each with its log in a temporary directory, all
+//! killed and removed on drop; and plain HTTP/1.1 requests to the coordinator's
+//! HTTP port. Used by tests/cluster.rs and tests/web_page.rs.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -116,17 +115,26 @@ pub fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coord
     }
 }
 
-/// `GET path` over plain HTTP/1.1: (status code, body).
-pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+/// An HTTP answer: status code, header lines and body.
+pub struct HttpReply {
+    pub code: u16,
+    pub head: String,
+    pub body: String,
+}
+
+/// `method path` over plain HTTP/1.1 with `headers` (`Name: value` lines) and
+/// `body`.
+pub fn http(addr: &str, method: &str, path: &str, headers: &[&str], body: &str) -> HttpReply {
     use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect to the metrics port");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to the HTTP port");
     s.set_read_timeout(Some(Duration::from_secs(10)))
         .expect("timeout");
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send request");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for h in headers {
+        req.push_str(&format!("{h}\r\n"));
+    }
+    req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    s.write_all(req.as_bytes()).expect("send request");
     let mut text = String::new();
     s.read_to_string(&mut text).expect("read response");
     let code = text
@@ -134,8 +142,18 @@ pub fn http_get(addr: &str, path: &str) -> (u16, String) {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (code, body.to_string())
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    HttpReply {
+        code,
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+/// `GET path` over plain HTTP/1.1: (status code, body).
+pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+    let r = http(addr, "GET", path, &[], "");
+    (r.code, r.body)
 }
 
 /// The value of the unlabelled sample `name` in a Prometheus exposition.
@@ -157,14 +175,39 @@ pub fn work(dir: &TempDir, name: &str, url: &str, extra: &[&str]) -> Proc {
     Proc::new(child)
 }
 
-pub fn run(args: &[String]) -> Output {
-    Command::new(BIN).args(args).output().expect("run bgfarm")
+/// The log of process `name` in `dir`.
+pub fn log(dir: &TempDir, name: &str) -> String {
+    std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
+}
+
+/// A small rollout of three moves, as JSON (seed 3, truncated at 6 plies, batches
+/// of 36 trials).
+pub fn rollout_args(trials: &str) -> Vec<String> {
+    [
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--moves",
+        "top:3",
+        "--trials",
+        trials,
+        "--truncate",
+        "6",
+        "--seed",
+        "3",
+        "--batch",
+        "36",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// Starts bgfarm with its output captured; [`Proc::output`] collects it. Each
 /// process spends ~2 CPU-seconds building the bear-off tables, so tests start
 /// independent processes together.
-pub fn spawn(args: &[String]) -> Proc {
+pub fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Proc {
     let child = Command::new(BIN)
         .args(args)
         .stdout(Stdio::piped())
@@ -174,7 +217,8 @@ pub fn spawn(args: &[String]) -> Proc {
     Proc::new(child)
 }
 
-pub fn json(out: &Output) -> serde_json::Value {
+/// The one JSON object a finished command printed (it must have succeeded).
+pub fn output_json(out: &Output) -> serde_json::Value {
     assert!(
         out.status.success(),
         "{}",
@@ -183,15 +227,18 @@ pub fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
+/// `args` and then `extra`.
 pub fn with(mut args: Vec<String>, extra: &[&str]) -> Vec<String> {
     args.extend(extra.iter().map(|s| s.to_string()));
     args
 }
 
-pub fn log(dir: &TempDir, name: &str) -> String {
-    std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
+/// Runs `bgfarm` with `args` to the end.
+pub fn run(args: &[String]) -> Output {
+    Command::new(BIN).args(args).output().expect("run bgfarm")
 }
 
+/// A temporary path as a command-line argument.
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")
 }

@@ -29,6 +29,19 @@ pub struct CubeStrategy {
 }
 
 impl CubeStrategy {
+    /// The strategy's cube life index: Janowski's x, or the x a jump model's sigma
+    /// stands for (`x = 1 - 3.125 sigma`, the inverse of the conversion above). A
+    /// study plots its cells against it.
+    pub fn life_index(&self) -> f64 {
+        match self.model {
+            CubeModel::JanowskiMatch { x }
+            | CubeModel::JanowskiMoney { x }
+            | CubeModel::JanowskiCapped { x }
+            | CubeModel::JanowskiMatchCapped { x } => x,
+            CubeModel::Jump { sigma } => 1.0 - 3.125 * sigma,
+        }
+    }
+
     /// Match-aware strategies double at once when trailing post-Crawford.
     pub fn automatic_post_crawford_double(&self) -> bool {
         matches!(

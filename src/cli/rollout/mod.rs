@@ -6,11 +6,11 @@
 //! prints it.
 
 mod args;
+mod finished;
 mod local;
 mod plan;
 mod remote;
 mod report;
-mod rows;
 mod table;
 
 pub use args::Args;
@@ -21,7 +21,7 @@ use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::Dice;
-use rows::Finished;
+use finished::Finished;
 use std::time::Instant;
 
 pub fn run(args: Args) -> Result<(), CliError> {

@@ -2,11 +2,12 @@
 //! object (with the settings) or as the table of [`super::table`].
 
 use super::args::Args;
-use super::rows::{cube_decision, rows, Finished, JsonCandidate, JsonCubeDecision, Summary};
+use super::finished::{Finished, Summary};
 use super::table::print_table;
 use crate::cli::CliError;
 use bgfarm_engine::met::MatchScore;
 use bgfarm_engine::rollout::{CubeRules, Luck, RolloutJob};
+use bgfarm_report::rollout_rows::{cube_decision, ranked, JsonCandidate, JsonCubeDecision};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -65,18 +66,8 @@ fn json_settings(args: &Args, job: &RolloutJob, match_score: Option<[u32; 2]>) -
 /// Prints the results of `run` as `args` asks: JSON or a table.
 pub fn report(args: &Args, run: &Finished<'_>) -> Result<(), CliError> {
     let job = run.job;
-    let mut rows = rows(job, run.total);
+    let rows = ranked(job, run.total);
     let decision = cube_decision(job, &rows, run.dice);
-    if job.settings.cube.is_some() {
-        // Best first by the cubeful value, which is what the cube play is about.
-        rows.sort_by(|a, b| {
-            b.cubeful_equity
-                .unwrap_or(0.0)
-                .total_cmp(&a.cubeful_equity.unwrap_or(0.0))
-        });
-    } else {
-        rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
-    }
     let match_score = match job.settings.cube {
         Some(CubeRules::Match { score }) => {
             // Reported for the player on roll in the input position.

@@ -2,8 +2,10 @@
 //! first, with its difference to the best) and the cube decision, if any.
 
 use super::args::Args;
-use super::rows::{JsonCandidate, Summary};
+use super::finished::Summary;
 use bgfarm_engine::rollout::CubeRules;
+use bgfarm_report::rollout_rows::JsonCandidate;
+use bgfarm_report::rollout_table::{cells, columns, decision_text, text_line};
 
 /// Prints `rows` (best first) and the rest of `s` as a table.
 pub fn print_table(args: &Args, rows: &[JsonCandidate], s: &Summary<'_>) {
@@ -47,54 +49,15 @@ pub fn print_table(args: &Args, rows: &[JsonCandidate], s: &Summary<'_>) {
             .map(|t| format!(", truncated at {t} plies"))
             .unwrap_or_default()
     );
-    let extra = if cubeful {
-        format!(" {:>9} {:>8}", "cubeful", "SE")
-    } else {
-        String::new()
-    };
-    println!(
-        "  {:>3} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>8}{extra}",
-        "#", "move", "win", "w.g", "w.bg", "lose", "l.g", "l.bg", "equity", "SE"
-    );
-    let key = |r: &JsonCandidate| r.cubeful_equity.unwrap_or(r.equity);
-    let best = rows.first().map_or(0.0, key);
-    for (i, r) in rows.iter().enumerate() {
-        let p = r.probs;
-        let cube_cols = match (r.cubeful_equity, r.cubeful_se) {
-            (Some(c), Some(cs)) => format!(" {c:>+9.4} {cs:>8.4}"),
-            _ => String::new(),
-        };
-        println!(
-            "  {:>3} {:<22} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>+9.4} {:>8.4}{cube_cols}{}",
-            i + 1,
-            r.notation.clone().unwrap_or_else(|| "(position)".into()),
-            p[0],
-            p[1],
-            p[2],
-            1.0 - p[0],
-            p[3],
-            p[4],
-            r.equity,
-            r.equity_se,
-            if i > 0 {
-                format!("  ({:+.4})", key(r) - best)
-            } else {
-                String::new()
-            }
-        );
+    let columns = columns(cubeful);
+    let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
+    println!("{}", text_line(&columns, &names));
+    for row in cells(rows) {
+        let vs_best = row.vs_best.map(|d| format!("  ({d})")).unwrap_or_default();
+        println!("{}{vs_best}", text_line(&columns, &row.cells));
     }
     if let Some(d) = &s.decision {
-        println!(
-            "  cube: no double {:+.4} ± {:.4}, double/take {:+.4} ± {:.4}, double/pass {:+.4} \
-             -> {} ({:+.4})",
-            d.no_double,
-            d.no_double_se,
-            d.double_take,
-            d.double_take_se,
-            d.double_pass,
-            d.action.replace('_', " "),
-            d.equity
-        );
+        println!("  cube: {}", decision_text(d));
     }
     println!(
         "  {:.1} s on {} threads; engine {}",

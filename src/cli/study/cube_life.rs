@@ -3,10 +3,10 @@
 
 use super::runner::run_cells;
 use super::{parse_xs, sim_plan, strategy, table, write_report, Common};
-use crate::cli::svg::{chart, Series};
 use crate::cli::CliError;
 use bgfarm_engine::matchsim::fit::fit_parabola;
 use bgfarm_engine::matchsim::{SimStats, StudyCell};
+use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
 
 /// One finished cell.

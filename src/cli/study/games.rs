@@ -3,9 +3,9 @@
 
 use super::runner::run_cells;
 use super::{parse_lengths, parse_xs, sim_plan, strategy, table, write_report, GamesArgs};
-use crate::cli::svg::{chart, Series};
 use crate::cli::CliError;
 use bgfarm_engine::matchsim::{SimStats, StudyCell};
+use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
 
 pub fn run(a: &GamesArgs) -> Result<(), CliError> {

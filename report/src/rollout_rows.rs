@@ -1,6 +1,6 @@
 //! The results of a finished rollout, one row per candidate (rounded to 6
 //! decimals), and the cube decision a cubeful rollout before the roll measures:
-//! what the JSON and the table both print.
+//! what the CLI's JSON and table and the coordinator's page all print.
 
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::{CubeRules, RolloutJob, RolloutStats};
@@ -12,25 +12,8 @@ const EQUITY: usize = 5;
 /// Output index of the cubeful result (money points or MWC).
 const CUBEFUL: usize = 6;
 
-/// A finished rollout and how it ran.
-pub struct Finished<'a> {
-    pub job: &'a RolloutJob,
-    pub total: &'a RolloutStats,
-    pub dice: Option<Dice>,
-    /// The engine fingerprint.
-    pub fingerprint: &'a str,
-    pub seconds: f64,
-    pub threads: usize,
-}
-
-/// What the table prints besides the rows.
-pub struct Summary<'a> {
-    pub run: &'a Finished<'a>,
-    /// The score for the player on roll in the input position (match play).
-    pub match_score: Option<[u32; 2]>,
-    pub decision: Option<JsonCubeDecision>,
-}
-
+/// One candidate's results: its move (none for a position), the position after it
+/// as an ID, trials, the five outcome probabilities, equities and their SEs.
 #[derive(Serialize)]
 pub struct JsonCandidate {
     #[serde(rename = "move")]
@@ -101,6 +84,22 @@ pub fn cube_decision(
         action,
         equity,
     })
+}
+
+/// The rows best first: by the cubeful value when the rollout is cubeful (which is
+/// what the cube play is about), else by the cubeless equity.
+pub fn ranked(job: &RolloutJob, total: &RolloutStats) -> Vec<JsonCandidate> {
+    let mut rows = rows(job, total);
+    if job.settings.cube.is_some() {
+        rows.sort_by(|a, b| {
+            b.cubeful_equity
+                .unwrap_or(0.0)
+                .total_cmp(&a.cubeful_equity.unwrap_or(0.0))
+        });
+    } else {
+        rows.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    }
+    rows
 }
 
 /// One row per candidate, in candidate order.

@@ -1,0 +1,150 @@
+//! The cluster's web page on the operators' HTTP port (`serve --metrics-listen`):
+//! plain server-rendered HTML, read-only, no scripts.
+//!
+//! - `GET /`: jobs and workers ([`overview`]);
+//! - `GET /job/ID`: one job and its result ([`job`]);
+//! - `GET /login`, `POST /login`: the token form ([`login`]), when the coordinator
+//!   has a client token; without the token every page answers 401 with the form.
+
+mod html;
+mod job;
+mod login;
+mod overview;
+mod study;
+
+use crate::core::Core;
+use crate::reply::{html, redirect, text, Reply, PLAIN};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::header::COOKIE;
+use hyper::{Method, Request, StatusCode};
+use login::{check, cookie_token, field, form, set_cookie, Access};
+
+/// The longest login form accepted: a token and its field name, with room.
+const MAX_FORM_BYTES: usize = 4096;
+
+/// What a page request asks for.
+enum Page {
+    Overview,
+    Job(u64),
+}
+
+/// The page at `path`, or the 404 text.
+fn page_of(path: &str) -> Result<Page, String> {
+    if path == "/" {
+        return Ok(Page::Overview);
+    }
+    match path.strip_prefix("/job/").map(str::parse::<u64>) {
+        Some(Ok(id)) => Ok(Page::Job(id)),
+        Some(Err(_)) => Err(format!(
+            "not found: {path} (a job page is /job/ID, ID a number)\n"
+        )),
+        None => Err(format!(
+            "not found: {path}; try /, /job/ID, /metrics or /healthz\n"
+        )),
+    }
+}
+
+/// The page itself, for a request that may see it.
+fn render(core: &Core, page: Page) -> Reply {
+    match page {
+        Page::Overview => html(StatusCode::OK, overview::render(&core.overview())),
+        Page::Job(id) => match core.detail(id) {
+            Some(d) => html(StatusCode::OK, job::render(&d)),
+            None => text(StatusCode::NOT_FOUND, PLAIN, format!("no job {id}\n")),
+        },
+    }
+}
+
+/// The 401 answer: the form, with `message` when a token was wrong.
+fn refused(message: Option<&str>) -> Reply {
+    html(StatusCode::UNAUTHORIZED, form(message))
+}
+
+/// `POST /login`: a right token sets the cookie and goes to `/`.
+async fn login(core: &Core, req: Request<Incoming>) -> Reply {
+    let Some(expected) = core.config().client_token.as_deref() else {
+        return redirect("/", None);
+    };
+    let body = match Limited::new(req.into_body(), MAX_FORM_BYTES)
+        .collect()
+        .await
+    {
+        Ok(b) => b.to_bytes(),
+        Err(_) => {
+            return text(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                PLAIN,
+                format!("the login form is at most {MAX_FORM_BYTES} bytes\n"),
+            )
+        }
+    };
+    let given = field(&String::from_utf8_lossy(&body), "token");
+    match check(Some(expected), given.as_deref(), false) {
+        Access::Granted => redirect("/", given.as_deref().map(set_cookie)),
+        Access::Missing => refused(Some("Enter the client token.")),
+        Access::Wrong(m) => refused(Some(m)),
+    }
+}
+
+/// The answer to a request for the page (anything but `/metrics` and `/healthz`).
+pub async fn handle(core: &Core, req: Request<Incoming>) -> Reply {
+    let path = req.uri().path().to_string();
+    if path == "/login" {
+        return match *req.method() {
+            Method::POST => login(core, req).await,
+            Method::GET if core.config().client_token.is_none() => redirect("/", None),
+            Method::GET => html(StatusCode::OK, form(None)),
+            _ => text(
+                StatusCode::METHOD_NOT_ALLOWED,
+                PLAIN,
+                "use GET or POST\n".into(),
+            ),
+        };
+    }
+    let page = match page_of(&path) {
+        Ok(p) => p,
+        Err(e) => return text(StatusCode::NOT_FOUND, PLAIN, e),
+    };
+    if req.method() != Method::GET {
+        return text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            PLAIN,
+            "the page is read-only: use GET\n".into(),
+        );
+    }
+    let expected = core.config().client_token.as_deref();
+    let query = req.uri().query().and_then(|q| field(q, "token"));
+    if let Some(t) = query {
+        // A token in the address: keep it in the cookie and take it out of sight.
+        return match check(expected, Some(&t), false) {
+            Access::Granted => redirect(&path, expected.map(|_| set_cookie(&t))),
+            Access::Missing => refused(None),
+            Access::Wrong(m) => refused(Some(m)),
+        };
+    }
+    let cookie = req
+        .headers()
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(cookie_token);
+    match check(expected, cookie.as_deref(), true) {
+        Access::Granted => render(core, page),
+        Access::Missing => refused(None),
+        Access::Wrong(m) => refused(Some(m)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_name_pages() {
+        assert!(matches!(page_of("/"), Ok(Page::Overview)));
+        assert!(matches!(page_of("/job/12"), Ok(Page::Job(12))));
+        assert!(page_of("/job/x").is_err_and(|e| e.contains("/job/ID")));
+        assert!(page_of("/etc/passwd").is_err_and(|e| e.contains("not found")));
+    }
+}

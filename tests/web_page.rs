@@ -1,0 +1,223 @@
+//! The coordinator's web page end to end: `bgfarm serve` with a client token and
+//! `bgfarm work` as real processes, a rollout and a match simulation submitted
+//! with the CLI, and the page loaded in headless Chromium (Debian's `chromium`)
+//! while the rollout runs and after both finish; the token guard is checked over
+//! plain HTTP too. Without Chromium the browser part is skipped with a message.
+
+mod common;
+
+use common::cluster::{
+    http, log, output_json as json, rollout_args, serve_on, spawn, with, work, TempDir,
+};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "s3cret+/ token";
+
+/// The page's cookie holding [`TOKEN`] (hex, as the coordinator sets it).
+fn cookie() -> String {
+    let hex: String = TOKEN.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("Cookie: bgfarm_token={hex}")
+}
+
+/// [`TOKEN`] as a query or form value.
+fn encoded() -> &'static str {
+    "s3cret%2B%2F+token"
+}
+
+/// Whether headless Chromium can be run here.
+fn chromium() -> bool {
+    Command::new("chromium")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The DOM of `url` after Chromium loaded it (following redirects), with a fresh
+/// profile in `profile`.
+fn dump_dom(url: &str, profile: &Path) -> String {
+    let out = Command::new("timeout")
+        .args([
+            "60",
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+        ])
+        .arg("--disable-dev-shm-usage")
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", url])
+        .output()
+        .expect("run chromium");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Polls `GET path` (with the cookie) until its body contains every one of
+/// `needles`; returns the body.
+fn wait_for(addr: &str, path: &str, needles: &[&str], dir: &TempDir) -> String {
+    let t = Instant::now();
+    loop {
+        let r = http(addr, "GET", path, &[&cookie()], "");
+        if needles.iter().all(|n| r.body.contains(n)) {
+            return r.body;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "{path} never showed {needles:?}: {}\n{}",
+            r.body,
+            log(dir, "serve")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_page_shows_jobs_workers_and_results_behind_the_token() {
+    let dir = TempDir::new("web");
+    let token = dir.file("client.token", &format!("{TOKEN}\n"));
+    let token = token.to_str().expect("utf-8 path");
+    let c = serve_on(
+        &dir,
+        "127.0.0.1:0",
+        "serve",
+        &[
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--client-token-file",
+            token,
+            "--lease-timeout",
+            "2",
+        ],
+    );
+    let addr = c.metrics.clone().expect("the HTTP address");
+
+    // The guard, over plain HTTP: the form and nothing else without the token.
+    let r = http(&addr, "GET", "/", &[], "");
+    assert_eq!(r.code, 401);
+    assert!(r.body.contains("name=\"token\"") && !r.body.contains("Workers"));
+    let r = http(&addr, "GET", "/?token=wrong", &[], "");
+    assert_eq!(r.code, 401);
+    assert!(r.body.contains("Wrong token") && !r.body.contains("Workers"));
+    let r = http(
+        &addr,
+        "GET",
+        &format!("/job/1?token={}", encoded()),
+        &[],
+        "",
+    );
+    assert_eq!(r.code, 303, "{}", r.head);
+    assert!(r.head.contains("location: /job/1") && r.head.contains("HttpOnly"));
+    let form = format!("token={}", encoded());
+    let r = http(&addr, "POST", "/login", &[], &form);
+    assert_eq!(r.code, 303);
+    assert!(r.head.contains(&cookie()["Cookie: ".len()..]), "{}", r.head);
+    assert_eq!(http(&addr, "POST", "/", &[&cookie()], "").code, 405);
+    assert_eq!(http(&addr, "GET", "/job/9", &[&cookie()], "").code, 404);
+    // Probes and scrapers need no token, as before.
+    assert_eq!(http(&addr, "GET", "/healthz", &[], "").code, 200);
+    assert_eq!(http(&addr, "GET", "/metrics", &[], "").code, 200);
+
+    // A rollout, caught mid-job: its only worker is killed after a batch.
+    let mut first = work(&dir, "w1", &c.url, &[]);
+    let rollout = spawn(&with(
+        rollout_args("2592"),
+        &["--coordinator", &c.url, "--token-file", token],
+    ));
+    // Kill the worker once a batch is in (the job has 72 batches of ~0.1 s).
+    let t = Instant::now();
+    loop {
+        let page = wait_for(&addr, "/job/1", &["running"], &dir);
+        if !page.contains("value=\"0\"") {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(60), "no progress: {page}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.child().kill().expect("SIGKILL the worker");
+    let _ = first.child().wait();
+    let running = wait_for(&addr, "/job/1", &["running", "/2592 trials"], &dir);
+    assert!(!running.contains("2592/2592"), "done before the kill");
+    // The worker, its threads and throughput are listed while it is remembered.
+    let overview = wait_for(&addr, "/", &["registered for", "trials/s"], &dir);
+    assert!(!overview.contains("No workers registered"), "{overview}");
+
+    let browser = chromium();
+    let profile = dir.0.join("chromium");
+    if browser {
+        let dom = dump_dom(&format!("http://{addr}/?token={}", encoded()), &profile);
+        assert!(dom.contains("rollout") && dom.contains("running"), "{dom}");
+        assert!(dom.contains("/2592 trials ("), "{dom}");
+        let dom = dump_dom(&format!("http://{addr}/?token=nope"), &profile);
+        assert!(
+            dom.contains("Wrong token") && !dom.contains("rollout"),
+            "{dom}"
+        );
+    } else {
+        eprintln!(
+            "chromium is not installed: the browser checks are skipped (apt-get install chromium)"
+        );
+    }
+
+    // Another worker finishes the rollout; a match simulation follows.
+    let _second = work(&dir, "w2", &c.url, &[]);
+    let rollout = json(&rollout.output());
+    let sim = spawn(&[
+        "match-sim",
+        "--length",
+        "3",
+        "--a",
+        "janowski-match:x=0.7",
+        "--b",
+        "janowski-money:x=0.7",
+        "--matches",
+        "32",
+        "--json",
+        "--coordinator",
+        &c.url,
+        "--token-file",
+        token,
+    ]);
+    json(&sim.output());
+    let moves: Vec<String> = rollout["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["move"].as_str().expect("a move").to_string())
+        .collect();
+    let page = wait_for(&addr, "/job/1", &["vs best"], &dir);
+    for m in &moves {
+        assert!(page.contains(m.as_str()), "{m} missing: {page}");
+    }
+    let page = wait_for(&addr, "/job/2", &["A ppm:", "games/match:"], &dir);
+    assert!(
+        page.contains("32 3-point matches (16 duplicate pairs)"),
+        "{page}"
+    );
+    if browser {
+        let dom = dump_dom(
+            &format!("http://{addr}/job/1?token={}", encoded()),
+            &profile,
+        );
+        for m in &moves {
+            assert!(dom.contains(m.as_str()), "{m} missing: {dom}");
+        }
+        assert!(
+            dom.contains("equity") && dom.contains("2592 trials per candidate"),
+            "{dom}"
+        );
+        let dom = dump_dom(&format!("http://{addr}/?token={}", encoded()), &profile);
+        assert!(
+            dom.contains("match-sim") && dom.contains("2592/2592 trials (100.0%)"),
+            "{dom}"
+        );
+        assert!(dom.contains("16/16 pairs (100.0%)"), "{dom}");
+    }
+}
