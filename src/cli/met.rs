@@ -53,6 +53,12 @@ pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
         };
         return Ok(MatchEquityTable::keith(g)?);
     }
+    if super::sim_table::is_measured(s) {
+        return Err(CliError::msg(format!(
+            "table {s:?} is measured from a simulation's chequer player: use it with \
+             match-sim or study (--met), or name a rate, e.g. keith:G=0.26"
+        )));
+    }
     let path = Path::new(s);
     if path.is_file() {
         let text = std::fs::read_to_string(path)

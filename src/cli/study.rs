@@ -23,16 +23,18 @@
 //! with that spec.
 
 use super::matchsim::fold_pairs;
-use super::met::load_table;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
+use super::sim_table::sim_table;
 use super::svg::{chart, Series};
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::fit::fit_parabola;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
-use bgfarm_engine::matchsim::{play_pair, play_pair_symmetric, CubeStrategy, SimPlan, SimStats};
+use bgfarm_engine::matchsim::{
+    play_pair, play_pair_symmetric, ChequerPlay, CubeStrategy, SimPlan, SimStats,
+};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -69,12 +71,18 @@ pub struct Common {
     /// Luck-adjust the results (about 20 times slower per game).
     #[arg(long)]
     pub luck: bool,
-    /// Match equity table for match-aware strategies.
+    /// Match equity table for match-aware strategies: kazaross-xg2, keith:G=0.26,
+    /// keith:measured (Keith's live-cube table for the chequer player's measured
+    /// gammon rate) or a GNU Backgammon MET XML file.
     #[arg(long, default_value = "kazaross-xg2")]
     pub met: String,
     /// Chequer player's nets.
     #[arg(long, default_value = "default")]
     pub net: String,
+    /// Chequer play: `cubeless` (best cubeless equity) or `match` (best cubeful
+    /// match-winning chance at the score and cube, the mover's cube life index).
+    #[arg(long, default_value = "cubeless")]
+    pub chequer: String,
     /// Worker threads (default: one per core). Does not change the results.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -224,7 +232,10 @@ fn prepare(
             c.matches
         )));
     }
-    let met = load_table(&c.met)?;
+    let chequer = ChequerPlay::parse(&c.chequer)
+        .map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
+    let pool = pool(c.threads)?;
+    let met = sim_table(&c.met, &c.net, &pool)?;
     let mut plans = Vec::with_capacity(cells.len());
     for &(a, b, length) in cells {
         let plan = SimPlan {
@@ -235,13 +246,13 @@ fn prepare(
             jacoby: false,
             luck: c.luck,
             seed: c.seed,
+            chequer,
             pairs: c.matches / 2,
             batch: DEFAULT_SIM_BATCH,
         };
         plan.validate().map_err(sim_flag_error)?;
         plans.push(plan);
     }
-    let pool = pool(c.threads)?;
     std::fs::create_dir_all(&c.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", c.out.display())))?;
     Ok((plans, pool))
