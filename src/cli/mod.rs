@@ -25,6 +25,8 @@ mod serve;
 mod show;
 mod sim_table;
 mod study;
+mod study_fit;
+mod study_mvm;
 mod svg;
 mod threads;
 mod work;

@@ -26,11 +26,11 @@ use super::matchsim::fold_pairs;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
 use super::sim_table::sim_table;
+use super::study_fit::{fit_lines, FitArgs, FitOptions};
 use super::svg::{chart, Series};
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::Evaluator;
-use bgfarm_engine::matchsim::fit::fit_parabola;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{
     play_pair, play_pair_symmetric, ChequerPlay, CubeStrategy, SimPlan, SimStats,
@@ -54,6 +54,9 @@ pub enum Kind {
     MoneyCubeLife(MoneyArgs),
     /// Average games per match by match length and cube life index.
     GamesPerMatch(GamesArgs),
+    /// Match-aware Janowski against money Janowski with the same cube life index,
+    /// per match length and x: what knowing the score is worth.
+    MatchVsMoney(super::study_mvm::MatchVsMoneyArgs),
 }
 
 /// Options every study shares.
@@ -107,6 +110,8 @@ pub struct CubeLifeArgs {
     #[arg(long, default_value = "janowski-match-capped")]
     pub model: String,
     #[command(flatten)]
+    pub fit: FitArgs,
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -124,6 +129,8 @@ pub struct MoneyArgs {
     /// form, degenerate at x = 1: it never doubles there once gammons exist) or jump.
     #[arg(long, default_value = "janowski-capped")]
     pub model: String,
+    #[command(flatten)]
+    pub fit: FitArgs,
     #[command(flatten)]
     pub common: Common,
 }
@@ -152,17 +159,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     "--lengths must be 1 to 64; use `study money-cube-life` for money play",
                 ));
             }
-            cube_life(&lengths, &a.x, a.baseline, &a.model, &a.common, "cube_life")
+            let fit = a.fit.options()?;
+            cube_life(&lengths, &a.x, a.baseline, &a.model, &fit, &a.common, "cube_life")
         }
         Kind::MoneyCubeLife(a) => cube_life(
             &[0],
             &a.x,
             a.baseline,
             &a.model,
+            &a.fit.options()?,
             &a.common,
             "money_cube_life",
         ),
         Kind::GamesPerMatch(a) => games_per_match(&a),
+        Kind::MatchVsMoney(a) => super::study_mvm::run(&a),
     }
 }
 
@@ -222,7 +232,7 @@ fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
 
 /// The plans of the cells (A, B, length) with the shared options, every one
 /// validated before any runs; then the pool and the output directory.
-fn prepare(
+pub(super) fn prepare(
     c: &Common,
     cells: &[(CubeStrategy, CubeStrategy, u32)],
 ) -> Result<(Vec<SimPlan>, rayon::ThreadPool), CliError> {
@@ -258,7 +268,7 @@ fn prepare(
     Ok((plans, pool))
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> Result<(), CliError> {
+pub(super) fn write(dir: &Path, name: &str, text: &str) -> Result<(), CliError> {
     let path = dir.join(name);
     std::fs::write(&path, text)
         .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))
@@ -288,7 +298,7 @@ impl Cell {
 
 /// Runs one cell's plan on `pool`; `symmetric` (A and B alike) plays each pair's
 /// first match only ([`play_pair_symmetric`]).
-fn run_cell(
+pub(super) fn run_cell(
     plan: &SimPlan,
     eval: &dyn Evaluator,
     pool: &rayon::ThreadPool,
@@ -312,6 +322,7 @@ fn cube_life(
     xs: &str,
     baseline: f64,
     model: &str,
+    fit: &FitOptions,
     c: &Common,
     prefix: &str,
 ) -> Result<(), CliError> {
@@ -438,26 +449,12 @@ fn cube_life(
         } else {
             format!("{l}-point")
         };
-        let fit = fit_parabola(&pts);
-        let curve = match &fit {
-            Some(p) => (0..=50)
-                .map(|i| f64::from(i) / 50.0)
-                .map(|x| (x, p.at(x)))
-                .collect(),
-            None => Vec::new(),
-        };
-        let line = match fit.as_ref().map(|p| (p, p.optimum())) {
-            Some((p, Some((x, se)))) => format!(
-                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2, optimal x = {x:.3} ± {se:.3} (chi2 {:.2}, {} points)",
-                p.coef[0], p.coef[1], p.coef[2], p.chi2, pts.len()
-            ),
-            Some((p, None)) => format!(
-                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2 has no maximum",
-                p.coef[0], p.coef[1], p.coef[2]
-            ),
-            None => format!("{name}: too few x values for a parabola fit"),
-        };
-        let _ = writeln!(txt, "{line}");
+        let fits = fit_lines(&name, &pts, baseline, fit);
+        for f in &fits {
+            let _ = writeln!(txt, "{}", f.line);
+        }
+        // The first form asked for is drawn.
+        let curve = fits.into_iter().next().map(|f| f.curve).unwrap_or_default();
         series.push(Series {
             name,
             points: pts,
