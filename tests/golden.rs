@@ -166,6 +166,31 @@ fn match_sim() {
     );
 }
 
+/// An explicit `--chequer cubeless` is the default: the same hash as `match_sim`.
+#[test]
+fn match_sim_cubeless_chequer_play_is_the_default() {
+    check(
+        "match-sim-cubeless",
+        &[
+            "match-sim",
+            "--length",
+            "7",
+            "--a",
+            "janowski-match:x=0.7",
+            "--b",
+            "janowski-money:x=0.7",
+            "--matches",
+            "2000",
+            "--seed",
+            "3",
+            "--chequer",
+            "cubeless",
+            "--json",
+        ],
+        "e603d0f1e56fe824c8aa7dddb527ecd40769fd6a057f18ad50c3c384ac925c96",
+    );
+}
+
 #[test]
 fn duel() {
     check(

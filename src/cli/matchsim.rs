@@ -16,8 +16,8 @@
 
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
-use super::sim_table::sim_table;
 use super::remote::{Access, RemoteArgs};
+use super::sim_table::sim_table;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
@@ -143,8 +143,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let a = CubeStrategy::parse(&args.a)?;
     let b = CubeStrategy::parse(&args.b)?;
-    let chequer = ChequerPlay::parse(&args.chequer)
-        .map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
+    let chequer =
+        ChequerPlay::parse(&args.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
     let pool = pool(args.threads)?;
     let plan = SimPlan {
         a,

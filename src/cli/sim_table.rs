@@ -10,7 +10,7 @@
 //! error, about 0.004 at G = 0.26, is ten times that). The built-in nets give
 //! G = 0.27 (the table is named `Keith live-cube G=...` with the value).
 
-use super::met::load_table;
+use super::met::{is_measured, load_table};
 use super::nets::load_evaluator;
 use super::CliError;
 use bgfarm_engine::eval::Greedy;
@@ -24,12 +24,6 @@ pub const GAMMON_RATE_GAMES: u64 = 10_000;
 pub const GAMMON_RATE_SEED: u64 = 1;
 /// Decimals the measured rate is rounded to.
 pub const GAMMON_RATE_DIGITS: i32 = 3;
-
-/// True for the names that ask for the measured table.
-pub fn is_measured(spec: &str) -> bool {
-    let s = spec.trim().to_ascii_lowercase();
-    s == "keith:measured" || s == "keith:g=measured" || s == "live"
-}
 
 /// The table named by `spec` for a simulation whose chequer player is `net`,
 /// measuring the gammon rate on `pool` when asked to (one line on stderr says the

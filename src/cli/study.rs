@@ -160,7 +160,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 ));
             }
             let fit = a.fit.options()?;
-            cube_life(&lengths, &a.x, a.baseline, &a.model, &fit, &a.common, "cube_life")
+            cube_life(
+                &lengths,
+                &a.x,
+                a.baseline,
+                &a.model,
+                &fit,
+                &a.common,
+                "cube_life",
+            )
         }
         Kind::MoneyCubeLife(a) => cube_life(
             &[0],
@@ -242,8 +250,8 @@ pub(super) fn prepare(
             c.matches
         )));
     }
-    let chequer = ChequerPlay::parse(&c.chequer)
-        .map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
+    let chequer =
+        ChequerPlay::parse(&c.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
     let pool = pool(c.threads)?;
     let met = sim_table(&c.met, &c.net, &pool)?;
     let mut plans = Vec::with_capacity(cells.len());

@@ -103,7 +103,13 @@ pub fn fit_lines(
     };
     let mut out = Vec::new();
     if opts.free {
-        out.push(line(name, "free fit", fit_parabola(&pts), pts.len(), &window));
+        out.push(line(
+            name,
+            "free fit",
+            fit_parabola(&pts),
+            pts.len(),
+            &window,
+        ));
     }
     if opts.zero {
         let form = format!("fit through 0 at x = {baseline}");
@@ -171,8 +177,10 @@ mod tests {
         // A parabola near the optimum (0.75) with a far cell at x = 0 that does not
         // follow it: the window drops it and the fit is exact again.
         let f = |x: f64| -0.8 * (x - 0.75) * (x - 0.75) + 0.04;
-        let mut pts: Vec<(f64, f64, f64)> =
-            [0.5, 0.6, 0.7, 0.8, 0.9].iter().map(|&x| (x, f(x), 0.01)).collect();
+        let mut pts: Vec<(f64, f64, f64)> = [0.5, 0.6, 0.7, 0.8, 0.9]
+            .iter()
+            .map(|&x| (x, f(x), 0.01))
+            .collect();
         pts.push((0.0, -0.9, 0.01));
         let all = FitOptions {
             free: true,
@@ -190,13 +198,14 @@ mod tests {
         assert!(line_near.contains("5 points, x in 0.5..0.9"), "{line_near}");
         assert!(line_near.contains("chi2 0.00 on 2 dof"), "{line_near}");
         // Both forms: two lines, the forced one named with its baseline.
-        let both = FitOptions {
-            zero: true,
-            ..near
-        };
+        let both = FitOptions { zero: true, ..near };
         let lines = fit_lines("7-point", &pts, 0.7, &both);
         assert_eq!(lines.len(), 2);
-        assert!(lines[1].line.contains("fit through 0 at x = 0.7"), "{}", lines[1].line);
+        assert!(
+            lines[1].line.contains("fit through 0 at x = 0.7"),
+            "{}",
+            lines[1].line
+        );
         assert_eq!(lines[1].curve.len(), 51);
         // Too few cells in the window.
         let narrow = FitOptions {

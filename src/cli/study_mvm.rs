@@ -111,12 +111,7 @@ fn value(s: &SimStats, luck: bool) -> (f64, f64) {
 
 /// The report of `cells` with their results `stats` (in the same order); `what`
 /// names the settings for the table's header (table, chequer play).
-pub fn report(
-    args: &MatchVsMoneyArgs,
-    cells: &[Cell],
-    stats: &[SimStats],
-    what: &str,
-) -> Report {
+pub fn report(args: &MatchVsMoneyArgs, cells: &[Cell], stats: &[SimStats], what: &str) -> Report {
     let luck = args.common.luck;
     let mut csv = String::from(
         "length,x,a,b,matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate\n",
@@ -138,7 +133,11 @@ pub fn report(
             } else {
                 String::new()
             },
-            if luck { opt(s.adjusted_se()) } else { String::new() },
+            if luck {
+                opt(s.adjusted_se())
+            } else {
+                String::new()
+            },
             s.win_rate(),
             s.avg_games(),
             s.avg_cube(),
@@ -301,9 +300,17 @@ mod tests {
         assert_eq!(r, report(&a, &cs, &stats, "table T"));
         let rows: Vec<&str> = r.csv.lines().collect();
         assert_eq!(rows.len(), 5);
-        assert!(rows[2].starts_with("3,1,janowski-match-capped:x=1,janowski-capped:x=1,4,"), "{}", rows[2]);
+        assert!(
+            rows[2].starts_with("3,1,janowski-match-capped:x=1,janowski-capped:x=1,4,"),
+            "{}",
+            rows[2]
+        );
         assert!(!r.csv.contains("seconds"));
-        assert!(r.txt.contains("3-point") && r.txt.contains("5-point"), "{}", r.txt);
+        assert!(
+            r.txt.contains("3-point") && r.txt.contains("5-point"),
+            "{}",
+            r.txt
+        );
         assert!(r.txt.contains("luck-adjusted") && r.txt.contains("table T"));
         assert_eq!(r.svg.matches("<circle").count(), 4);
     }

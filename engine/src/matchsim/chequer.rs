@@ -56,9 +56,7 @@ impl ChequerPlay {
             .into_iter()
             .find(|c| c.as_str().eq_ignore_ascii_case(t))
             .ok_or_else(|| {
-                ParseError::new(format!(
-                    "unknown chequer play {t:?}: use cubeless or match"
-                ))
+                ParseError::new(format!("unknown chequer play {t:?}: use cubeless or match"))
             })
     }
 

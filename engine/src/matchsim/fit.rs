@@ -239,7 +239,10 @@ mod tests {
         // Its optimum error scales with the errors too, and is smaller than the free
         // fit's on the same points (one coefficient fewer).
         let scaled: Vec<(f64, f64, f64)> = pts.iter().map(|&(x, y, se)| (x, y, 2.0 * se)).collect();
-        let (_, se2) = fit_parabola_through_zero(&scaled, 0.7).unwrap().optimum().unwrap();
+        let (_, se2) = fit_parabola_through_zero(&scaled, 0.7)
+            .unwrap()
+            .optimum()
+            .unwrap();
         assert!((se2 / se - 2.0).abs() < 1e-6, "{se} {se2}");
         let (_, free_se) = fit_parabola(&pts).unwrap().optimum().unwrap();
         assert!(se < free_se, "{se} {free_se}");

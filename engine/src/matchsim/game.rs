@@ -164,7 +164,10 @@ impl<'a> Table<'a> {
                 dice = rng.roll();
             }
             turns += 1;
-            let (chequer, spot) = (self.chequer, seat_spot(rules, side, seat_cube(cube, owner, side)));
+            let (chequer, spot) = (
+                self.chequer,
+                seat_spot(rules, side, seat_cube(cube, owner, side)),
+            );
             let model = strategies[side].model;
             let choose = move |p: &Probs| chequer.value(&spot, model, p);
             let chosen = if self.luck {
