@@ -26,7 +26,6 @@ mod show;
 mod sim_table;
 mod study;
 mod study_fit;
-mod study_mvm;
 mod svg;
 mod threads;
 mod work;

@@ -16,11 +16,17 @@
 //! - `games-per-match --lengths 1..25 --x 0.5,0.7,0.9 --matches N --out DIR`: both
 //!   players `model:x=X`; average games per match and its ratio to the length
 //!   (`games_per_match.csv`, `.txt`, `.svg`).
+//! - `match-vs-money --lengths ... --x ... --matches N --out DIR`: match-aware
+//!   against money Janowski at the same x ([`match_vs_money`]).
+//!
+//! The cube-life fits (`--fit free|zero|both`, `--fit-window LO..HI`): `study_fit`.
 //!
 //! Every cell uses the same seed: the cells share their dice (common random
 //! numbers), so differences between x values are measured more precisely than
 //! independent runs would. Each cell's result is the deterministic `match-sim` job
 //! with that spec.
+
+mod match_vs_money;
 
 use super::matchsim::fold_pairs;
 use super::nets::load_evaluator;
@@ -56,7 +62,7 @@ pub enum Kind {
     GamesPerMatch(GamesArgs),
     /// Match-aware Janowski against money Janowski with the same cube life index,
     /// per match length and x: what knowing the score is worth.
-    MatchVsMoney(super::study_mvm::MatchVsMoneyArgs),
+    MatchVsMoney(match_vs_money::MatchVsMoneyArgs),
 }
 
 /// Options every study shares.
@@ -180,7 +186,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "money_cube_life",
         ),
         Kind::GamesPerMatch(a) => games_per_match(&a),
-        Kind::MatchVsMoney(a) => super::study_mvm::run(&a),
+        Kind::MatchVsMoney(a) => match_vs_money::run(&a),
     }
 }
 

@@ -14,10 +14,10 @@
 //! function of the cells and their [`SimStats`] alone ([`report`]): how the cells
 //! are run (here, or elsewhere) does not enter it. Timing goes to stderr only.
 
-use super::nets::load_evaluator;
-use super::study::{parse_lengths, parse_xs, prepare, run_cell, write, Common};
-use super::svg::{chart, Series};
-use super::CliError;
+use super::super::nets::load_evaluator;
+use super::super::svg::{chart, Series};
+use super::super::CliError;
+use super::{parse_lengths, parse_xs, prepare, run_cell, write, Common};
 use bgfarm_engine::matchsim::{CubeStrategy, SimStats};
 use bgfarm_engine::met::MAX_AWAY;
 use std::fmt::Write as _;
