@@ -8,7 +8,8 @@
 //! so the same nets always build the same table), counting gammons and backgammons
 //! of either side, and rounded to [`GAMMON_RATE_DIGITS`] decimals (its standard
 //! error, about 0.004 at G = 0.26, is ten times that). The built-in nets give
-//! G = 0.27 (the table is named `Keith live-cube G=...` with the value).
+//! G = 0.266 (release build, about 6 s on 2 cores); the table is named
+//! `Keith live-cube G=0.266`.
 
 use super::met::{is_measured, load_table};
 use super::nets::load_evaluator;
@@ -18,7 +19,7 @@ use bgfarm_engine::met::MatchEquityTable;
 use bgfarm_engine::play::game::play_indexed;
 use rayon::prelude::*;
 
-/// Self-play games the gammon rate is measured on: 10,000 (about 3 s on 2 cores).
+/// Self-play games the gammon rate is measured on: 10,000 (about 6 s on 2 cores).
 pub const GAMMON_RATE_GAMES: u64 = 10_000;
 /// Dice seed of the measurement.
 pub const GAMMON_RATE_SEED: u64 = 1;
