@@ -167,6 +167,16 @@ fn bad_arguments_exit_with_code_2() {
     );
 }
 
+/// Runs a command that must succeed (its stderr shown when it does not).
+fn succeeds(args: &[&str]) {
+    let out = bgfarm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn out_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -177,7 +187,7 @@ fn out_dir(name: &str) -> PathBuf {
 fn cube_life_study_writes_its_report() {
     let dir = out_dir("study_cube_life");
     let d = dir.to_string_lossy().to_string();
-    let out = bgfarm(&[
+    succeeds(&[
         "study",
         "cube-life",
         "--lengths",
@@ -189,11 +199,6 @@ fn cube_life_study_writes_its_report() {
         "--out",
         &d,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let csv = std::fs::read_to_string(dir.join("cube_life.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(csv.starts_with("length,x,baseline,matches,ppm,se"));
@@ -207,7 +212,7 @@ fn cube_life_study_writes_its_report() {
 fn games_per_match_study_writes_its_report() {
     let dir = out_dir("study_games");
     let d = dir.to_string_lossy().to_string();
-    let out = bgfarm(&[
+    succeeds(&[
         "study",
         "games-per-match",
         "--lengths",
@@ -219,11 +224,6 @@ fn games_per_match_study_writes_its_report() {
         "--out",
         &d,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let csv = std::fs::read_to_string(dir.join("games_per_match.csv")).expect("csv");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 4, "{csv}");
@@ -340,12 +340,7 @@ fn match_vs_money_study_writes_its_report() {
     let d = dir.to_string_lossy().to_string();
     let args = study_mvm(&d, &["--luck", "--chequer", "match"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = bgfarm(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(&args);
     let csv = std::fs::read_to_string(dir.join("match_vs_money.csv")).expect("csv");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 5, "{csv}");
@@ -364,8 +359,7 @@ fn match_vs_money_study_writes_its_report() {
     let svg = std::fs::read_to_string(dir.join("match_vs_money.svg")).expect("svg");
     assert_eq!(svg.matches("<circle").count(), 4);
     // The same command again: the same files (no timing in them).
-    let again = bgfarm(&args);
-    assert!(again.status.success());
+    succeeds(&args);
     assert_eq!(
         std::fs::read_to_string(dir.join("match_vs_money.csv")).expect("csv"),
         csv
@@ -423,7 +417,7 @@ fn bad_match_vs_money_and_fit_arguments_exit_with_code_2() {
 fn cube_life_fits_both_forms_in_a_window() {
     let dir = out_dir("study_cube_life_fits");
     let d = dir.to_string_lossy().to_string();
-    let out = bgfarm(&[
+    succeeds(&[
         "study",
         "money-cube-life",
         "--x",
@@ -435,11 +429,6 @@ fn cube_life_fits_both_forms_in_a_window() {
         "--out",
         &d,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let txt = std::fs::read_to_string(dir.join("money_cube_life.txt")).expect("txt");
     assert!(txt.contains("money: free fit"), "{txt}");
     assert!(txt.contains("money: fit through 0 at x = 0.7"), "{txt}");

@@ -299,15 +299,42 @@ struct Cell {
 impl Cell {
     /// The value studied and its SE: luck-adjusted when measured.
     fn value(&self, luck: bool) -> (f64, f64) {
-        if luck {
-            (
-                self.stats.adjusted_ppm(),
-                self.stats.adjusted_se().unwrap_or(f64::NAN),
-            )
-        } else {
-            (self.stats.ppm(), self.stats.se().unwrap_or(f64::NAN))
-        }
+        value(&self.stats, luck)
     }
+}
+
+/// A cell's value and its SE: luck-adjusted when `luck`.
+pub(super) fn value(s: &SimStats, luck: bool) -> (f64, f64) {
+    if luck {
+        (s.adjusted_ppm(), s.adjusted_se().unwrap_or(f64::NAN))
+    } else {
+        (s.ppm(), s.se().unwrap_or(f64::NAN))
+    }
+}
+
+/// The CSV columns of a cell's results, as [`stats_csv`] writes them.
+pub(super) const STATS_CSV_HEADER: &str =
+    "matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate";
+
+/// A cell's results as CSV fields ([`STATS_CSV_HEADER`]); the luck-adjusted ones
+/// are empty unless `luck`.
+pub(super) fn stats_csv(s: &SimStats, luck: bool) -> String {
+    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
+    let (adjusted, adjusted_se) = if luck {
+        (format!("{:.6}", s.adjusted_ppm()), opt(s.adjusted_se()))
+    } else {
+        (String::new(), String::new())
+    };
+    format!(
+        "{},{:.6},{},{adjusted},{adjusted_se},{:.6},{:.4},{:.4},{:.4}",
+        s.matches,
+        s.ppm(),
+        opt(s.se()),
+        s.win_rate(),
+        s.avg_games(),
+        s.avg_cube(),
+        s.gammon_rate()
+    )
 }
 
 /// Runs one cell's plan on `pool`; `symmetric` (A and B alike) plays each pair's
@@ -381,34 +408,14 @@ fn cube_life(
         cells.push(cell);
     }
     // CSV.
-    let mut csv = String::from(
-        "length,x,baseline,matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate,seconds\n",
-    );
+    let mut csv = format!("length,x,baseline,{STATS_CSV_HEADER},seconds\n");
     for cell in &cells {
-        let s = &cell.stats;
-        let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
         let _ = writeln!(
             csv,
-            "{},{},{baseline},{},{:.6},{},{},{},{:.6},{:.4},{:.4},{:.4},{:.2}",
+            "{},{},{baseline},{},{:.2}",
             cell.length,
             cell.x,
-            s.matches,
-            s.ppm(),
-            opt(s.se()),
-            if c.luck {
-                format!("{:.6}", s.adjusted_ppm())
-            } else {
-                String::new()
-            },
-            if c.luck {
-                opt(s.adjusted_se())
-            } else {
-                String::new()
-            },
-            s.win_rate(),
-            s.avg_games(),
-            s.avg_cube(),
-            s.gammon_rate(),
+            stats_csv(&cell.stats, c.luck),
             cell.seconds
         );
     }

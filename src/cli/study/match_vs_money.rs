@@ -17,7 +17,9 @@
 use super::super::nets::load_evaluator;
 use super::super::svg::{chart, Series};
 use super::super::CliError;
-use super::{parse_lengths, parse_xs, prepare, run_cell, write, Common};
+use super::{
+    parse_lengths, parse_xs, prepare, run_cell, stats_csv, value, write, Common, STATS_CSV_HEADER,
+};
 use bgfarm_engine::matchsim::{CubeStrategy, SimStats};
 use bgfarm_engine::met::MAX_AWAY;
 use std::fmt::Write as _;
@@ -100,48 +102,20 @@ pub struct Report {
     pub svg: String,
 }
 
-/// A's value in a cell and its SE: luck-adjusted when `luck`.
-fn value(s: &SimStats, luck: bool) -> (f64, f64) {
-    if luck {
-        (s.adjusted_ppm(), s.adjusted_se().unwrap_or(f64::NAN))
-    } else {
-        (s.ppm(), s.se().unwrap_or(f64::NAN))
-    }
-}
-
 /// The report of `cells` with their results `stats` (in the same order); `what`
 /// names the settings for the table's header (table, chequer play).
 pub fn report(args: &MatchVsMoneyArgs, cells: &[Cell], stats: &[SimStats], what: &str) -> Report {
     let luck = args.common.luck;
-    let mut csv = String::from(
-        "length,x,a,b,matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate\n",
-    );
-    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
+    let mut csv = format!("length,x,a,b,{STATS_CSV_HEADER}\n");
     for (c, s) in cells.iter().zip(stats) {
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{:.6},{},{},{},{:.6},{:.4},{:.4},{:.4}",
+            "{},{},{},{},{}",
             c.length,
             c.x,
             c.a,
             c.b,
-            s.matches,
-            s.ppm(),
-            opt(s.se()),
-            if luck {
-                format!("{:.6}", s.adjusted_ppm())
-            } else {
-                String::new()
-            },
-            if luck {
-                opt(s.adjusted_se())
-            } else {
-                String::new()
-            },
-            s.win_rate(),
-            s.avg_games(),
-            s.avg_cube(),
-            s.gammon_rate()
+            stats_csv(s, luck)
         );
     }
     let mut lengths: Vec<u32> = Vec::new();
