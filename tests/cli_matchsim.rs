@@ -354,3 +354,168 @@ fn bad_study_grids_are_refused_before_anything_is_written() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nonsense"));
     assert!(!dir.exists());
 }
+
+/// Runs a command that must succeed (its stderr shown when it does not).
+fn succeeds(args: &[&str]) {
+    let out = bgfarm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `v` without the fields that measure the machine.
+fn result_of(mut v: serde_json::Value) -> serde_json::Value {
+    let obj = v.as_object_mut().expect("a JSON object");
+    obj.remove("seconds");
+    obj.remove("threads");
+    v
+}
+
+#[test]
+fn match_aware_chequer_play_is_reported_and_the_default_is_unchanged() {
+    let plain = result_of(sim(&[]));
+    assert!(plain.get("chequer").is_none(), "{plain}");
+    assert_eq!(result_of(sim(&["--chequer", "cubeless"])), plain);
+    let aware = result_of(sim(&["--chequer", "match", "--luck"]));
+    assert_eq!(aware["chequer"], "match");
+    assert_eq!(aware["matches"], 12);
+    fails(
+        &[
+            "match-sim",
+            "--length",
+            "5",
+            "--a",
+            "janowski-match",
+            "--b",
+            "janowski-money",
+            "--matches",
+            "2",
+            "--chequer",
+            "cubeful",
+        ],
+        "--chequer",
+    );
+    fails(&["met", "--table", "keith:measured"], "match-sim or study");
+}
+
+fn study_mvm(d: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "study",
+        "match-vs-money",
+        "--lengths",
+        "3,5",
+        "--x",
+        "0.5,1",
+        "--matches",
+        "4",
+        "--out",
+        d,
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+#[test]
+fn match_vs_money_study_writes_its_report() {
+    let dir = out_dir("study_mvm");
+    let d = dir.to_string_lossy().to_string();
+    let args = study_mvm(&d, &["--luck", "--chequer", "match"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    succeeds(&args);
+    let csv = std::fs::read_to_string(dir.join("match_vs_money.csv")).expect("csv");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 5, "{csv}");
+    assert!(rows[0].starts_with("length,x,a,b,matches,ppm,se,adjusted_ppm"));
+    assert!(!rows[0].contains("seconds"));
+    assert!(
+        rows[1].starts_with("3,0.5,janowski-match-capped:x=0.5,janowski-capped:x=0.5,4,"),
+        "{csv}"
+    );
+    let txt = std::fs::read_to_string(dir.join("match_vs_money.txt")).expect("txt");
+    assert!(
+        txt.contains("5-point") && txt.contains("luck-adjusted"),
+        "{txt}"
+    );
+    assert!(txt.contains("chequer play match"), "{txt}");
+    let svg = std::fs::read_to_string(dir.join("match_vs_money.svg")).expect("svg");
+    assert_eq!(svg.matches("<circle").count(), 4);
+    // The same command again: the same files (no timing in them).
+    succeeds(&args);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("match_vs_money.csv")).expect("csv"),
+        csv
+    );
+}
+
+#[test]
+fn bad_match_vs_money_and_fit_arguments_exit_with_code_2() {
+    let d = out_dir("study_mvm_bad").to_string_lossy().to_string();
+    let run = |lengths: &str, x: &str, extra: &[&str], needle: &str| {
+        let mut args = vec![
+            "study",
+            "match-vs-money",
+            "--lengths",
+            lengths,
+            "--x",
+            x,
+            "--matches",
+            "2",
+            "--out",
+            &d,
+        ];
+        args.extend_from_slice(extra);
+        fails(&args, needle);
+    };
+    run("0,3", "0.5", &[], "--lengths");
+    run("65", "0.5", &[], "1 to 64, got 65");
+    run("3", "1.2", &[], "--x");
+    run("3", "", &[], "--x");
+    run("3", "0.5", &["--model", "jump"], "--model");
+    run("3", "0.5", &["--chequer", "best"], "--chequer");
+    let cube_life = |extra: &[&str], needle: &str| {
+        let mut args = vec![
+            "study",
+            "cube-life",
+            "--lengths",
+            "3",
+            "--x",
+            "0,0.5,1",
+            "--matches",
+            "2",
+            "--out",
+            &d,
+        ];
+        args.extend_from_slice(extra);
+        fails(&args, needle);
+    };
+    cube_life(&["--fit-window", "0.9..0.5"], "--fit-window");
+    cube_life(&["--fit-window", "0.5..1.5"], "--fit-window");
+    cube_life(&["--fit-window", "x"], "--fit-window");
+    cube_life(&["--fit", "cubic"], "--fit");
+}
+
+#[test]
+fn cube_life_fits_both_forms_in_a_window() {
+    let dir = out_dir("study_cube_life_fits");
+    let d = dir.to_string_lossy().to_string();
+    succeeds(&[
+        "study",
+        "money-cube-life",
+        "--x",
+        "0,0.5,0.6,0.7,0.8",
+        "--matches",
+        "4",
+        "--fit-window",
+        "0.5..0.8",
+        "--out",
+        &d,
+    ]);
+    let txt = std::fs::read_to_string(dir.join("money_cube_life.txt")).expect("txt");
+    assert!(txt.contains("money: free fit"), "{txt}");
+    assert!(txt.contains("money: fit through 0 at x = 0.7"), "{txt}");
+    assert!(txt.contains("4 points, x in 0.5..0.8"), "{txt}");
+}

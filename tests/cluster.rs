@@ -245,6 +245,18 @@ fn match_simulations_run_on_the_cluster_bit_for_bit() {
             .any(|l| l.starts_with("bgfarm_worker_trials_per_second{worker=")),
         "{text}"
     );
+
+    // Match-aware chequer play travels in the spec: the workers play it too.
+    let aware = with(sim_args(), &["--chequer", "match"]);
+    let embedded_aware = spawn(&with(aware.clone(), &["--threads", "1"]));
+    let remote_aware = spawn(&with(aware, &["--coordinator", &c.url, "--batch", "16"]));
+    let (embedded_aware, remote_aware) = (
+        sim_json(&embedded_aware.output()),
+        sim_json(&remote_aware.output()),
+    );
+    assert_eq!(remote_aware, embedded_aware);
+    assert_eq!(remote_aware["chequer"], "match");
+    assert_ne!(remote_aware["adjusted_ppm"], remote["adjusted_ppm"]);
 }
 
 /// `jobs show ID --json` on `url`.

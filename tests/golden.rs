@@ -144,26 +144,33 @@ fn cubeful_rollout() {
     );
 }
 
+/// The match simulation of the golden cases.
+const MATCH_SIM: [&str; 12] = [
+    "match-sim",
+    "--length",
+    "7",
+    "--a",
+    "janowski-match:x=0.7",
+    "--b",
+    "janowski-money:x=0.7",
+    "--matches",
+    "2000",
+    "--seed",
+    "3",
+    "--json",
+];
+const MATCH_SIM_HASH: &str = "e603d0f1e56fe824c8aa7dddb527ecd40769fd6a057f18ad50c3c384ac925c96";
+
 #[test]
 fn match_sim() {
-    check(
-        "match-sim",
-        &[
-            "match-sim",
-            "--length",
-            "7",
-            "--a",
-            "janowski-match:x=0.7",
-            "--b",
-            "janowski-money:x=0.7",
-            "--matches",
-            "2000",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        "e603d0f1e56fe824c8aa7dddb527ecd40769fd6a057f18ad50c3c384ac925c96",
-    );
+    check("match-sim", &MATCH_SIM, MATCH_SIM_HASH);
+}
+
+/// An explicit `--chequer cubeless` is the default: the same hash as `match_sim`.
+#[test]
+fn match_sim_cubeless_chequer_play_is_the_default() {
+    let args = [&MATCH_SIM[..], &["--chequer", "cubeless"]].concat();
+    check("match-sim-cubeless", &args, MATCH_SIM_HASH);
 }
 
 #[test]

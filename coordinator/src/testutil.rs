@@ -14,6 +14,7 @@ pub fn sim_plan(pairs: u64, batch: u64) -> SimPlan {
         jacoby: false,
         luck: false,
         seed: 1,
+        chequer: Default::default(),
         pairs,
         batch,
     }

@@ -209,6 +209,7 @@ async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
         jacoby: false,
         luck: true,
         seed: 3,
+        chequer: Default::default(),
         pairs: 40,
         batch: 32,
     };
@@ -382,6 +383,7 @@ async fn an_exchange_hands_out_at_most_two_mib_of_specs() {
         jacoby: false,
         luck: false,
         seed: 1,
+        chequer: Default::default(),
         pairs: 3200,
         batch: 16,
     };

@@ -18,8 +18,10 @@ pub mod v1 {
     include!(concat!(env!("OUT_DIR"), "/bgfarm.v1.rs"));
 }
 
-/// Version of the wire protocol. Bumped on any incompatible change.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Version of the wire protocol. Bumped on any incompatible change: 2 added
+/// `MatchSimSpec.chequer`, which a worker of version 1 would ignore and play
+/// cubeless chequers (another result under the same fingerprint).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Largest message either side decodes: 4 MiB holds a lease or result for about
 /// 10,000 candidates (6 outputs x 40 bytes each), far above any real rollout.

@@ -9,7 +9,7 @@
 
 use crate::convert::Invalid;
 use crate::v1;
-use bgfarm_engine::matchsim::{CubeStrategy, SimPlan, SimStats};
+use bgfarm_engine::matchsim::{ChequerPlay, CubeStrategy, SimPlan, SimStats};
 use bgfarm_engine::met::{MatchEquity, MatchEquityTable, MAX_AWAY};
 
 /// Longest table name accepted from the wire.
@@ -68,6 +68,7 @@ pub fn sim_plan_to_wire(plan: &SimPlan, fingerprint: &str) -> v1::JobSpec {
             batch_size: plan.batch,
             fingerprint: fingerprint.to_string(),
             met: Some(met_to_wire(&plan.met)),
+            chequer: chequer_to_wire(plan.chequer) as i32,
         })),
     }
 }
@@ -92,11 +93,29 @@ pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<
         jacoby: w.jacoby,
         luck: w.luck,
         seed: w.seed,
+        chequer: chequer_from_wire(w.chequer)?,
         pairs: w.pairs,
         batch: w.batch_size,
     };
     plan.validate().map_err(|e| invalid(e.to_string()))?;
     Ok(plan)
+}
+
+fn chequer_to_wire(c: ChequerPlay) -> v1::ChequerPlay {
+    match c {
+        ChequerPlay::Cubeless => v1::ChequerPlay::Cubeless,
+        ChequerPlay::Match => v1::ChequerPlay::Match,
+    }
+}
+
+/// The chequer rule of a wire spec; an unknown number is refused rather than
+/// played as another rule.
+fn chequer_from_wire(n: i32) -> Result<ChequerPlay, Invalid> {
+    match v1::ChequerPlay::try_from(n) {
+        Ok(v1::ChequerPlay::Cubeless) => Ok(ChequerPlay::Cubeless),
+        Ok(v1::ChequerPlay::Match) => Ok(ChequerPlay::Match),
+        Err(_) => Err(invalid(format!("unknown chequer play {n}"))),
+    }
 }
 
 /// The wire form of totals.
@@ -159,6 +178,7 @@ mod tests {
                 jacoby: false,
                 luck: true,
                 seed: 99,
+                chequer: ChequerPlay::Match,
                 pairs: 64,
                 batch: 32,
             };
@@ -177,6 +197,7 @@ mod tests {
             );
             assert_eq!(back.met.post_crawford_row(64), met.post_crawford_row(64));
             assert_eq!((back.length, back.luck, back.seed), (7, true, 99));
+            assert_eq!(back.chequer, ChequerPlay::Match);
         }
     }
 
@@ -191,6 +212,7 @@ mod tests {
             jacoby: false,
             luck: false,
             seed: 1,
+            chequer: ChequerPlay::Cubeless,
             pairs: 2,
             batch: 16,
         };
@@ -213,9 +235,12 @@ mod tests {
         let mut w = good.clone();
         w.batch_size = 20;
         assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("multiple of 16")));
-        let mut w = good;
+        let mut w = good.clone();
         w.jacoby = true;
         assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("Jacoby")));
+        let mut w = good;
+        w.chequer = 7;
+        assert!(sim_plan_from_wire(&w).is_err_and(|e| e.0.contains("chequer play 7")));
     }
 
     #[test]

@@ -134,6 +134,7 @@ mod tests {
                     jacoby: false,
                     luck: true,
                     seed: 3,
+                    chequer: Default::default(),
                     pairs,
                     batch: 16,
                 },

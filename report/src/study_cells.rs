@@ -115,6 +115,7 @@ mod tests {
                 jacoby: false,
                 luck: false,
                 seed: 1,
+                chequer: Default::default(),
                 pairs: 2,
                 batch: 16,
             },

@@ -5,21 +5,26 @@
 //! game) with its standard error over duplicate pairs, A's win rate, games per match,
 //! the average final cube and the gammon rate.
 //!
+//! `--chequer match` plays the chequers for the match-winning chance at the score
+//! and cube instead of the cubeless equity (`bgfarm_engine::matchsim::chequer`);
+//! `--met keith:measured` builds Keith's table from the chequer player's measured
+//! gammon rate (`sim_table`).
+//!
 //! Pairs run on all cores in fixed chunks folded in pair order, so the output (apart
 //! from the timing) is bit-identical whatever the thread count, and also on a
 //! cluster (`--coordinator URL`, see `remote_sim`).
 
-use super::met::load_table;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
 use super::remote::{Access, RemoteArgs};
+use super::sim_table::sim_table;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
-use bgfarm_engine::matchsim::{play_pair, CubeStrategy, SimPlan, SimSpec, SimStats};
+use bgfarm_engine::matchsim::{play_pair, ChequerPlay, CubeStrategy, SimPlan, SimSpec, SimStats};
 use bgfarm_report::sim_summary;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -51,12 +56,21 @@ pub struct Args {
     /// Money play (length 0): the Jacoby rule.
     #[arg(long)]
     pub jacoby: bool,
-    /// Match equity table for match-aware strategies.
+    /// Match equity table for match-aware strategies: kazaross-xg2, keith:G=0.26,
+    /// keith:measured (Keith's live-cube table for the chequer player's own gammon
+    /// rate, measured on 10,000 self-play games first) or a GNU Backgammon MET XML
+    /// file.
     #[arg(long, default_value = "kazaross-xg2")]
     pub met: String,
     /// Chequer player's nets: `default`, a .safetensors bundle or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
+    /// Chequer play: `cubeless` (the best cubeless equity, whatever the score) or
+    /// `match` (the best cubeful match-winning chance at the score and cube, with the
+    /// mover's cube life index: gammons count only as much as the score makes them
+    /// worth).
+    #[arg(long, default_value = "cubeless")]
+    pub chequer: String,
     /// Worker threads (default: one per core). Does not change the results.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -96,6 +110,10 @@ struct JsonOut<'a> {
     doubles_per_game: f64,
     turns_per_game: f64,
     met: &'a str,
+    /// The chequer rule when not the default `cubeless` (absent otherwise, so the
+    /// output of a default run is what it always was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chequer: Option<&'static str>,
     threads: usize,
     seconds: f64,
 }
@@ -124,14 +142,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.matches
         )));
     }
+    let a = CubeStrategy::parse(&args.a)?;
+    let b = CubeStrategy::parse(&args.b)?;
+    let chequer =
+        ChequerPlay::parse(&args.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
+    let pool = pool(args.threads)?;
     let plan = SimPlan {
-        a: CubeStrategy::parse(&args.a)?,
-        b: CubeStrategy::parse(&args.b)?,
+        a,
+        b,
         length: args.length,
-        met: load_table(&args.met)?,
+        met: sim_table(&args.met, &args.net, &pool)?,
         jacoby: args.jacoby,
         luck: args.luck,
         seed: args.seed,
+        chequer,
         pairs: args.matches / 2,
         batch: args.batch,
     };
@@ -146,7 +170,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
             super::remote_sim::match_sim(url, &access, args.json, &plan, &fp)?
         }
         None => {
-            let pool = pool(args.threads)?;
             let stats = pool.install(|| run_pairs(&plan.spec(), &eval, plan.pairs));
             (stats, pool.current_num_threads())
         }
@@ -174,6 +197,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             doubles_per_game: stats.doubles as f64 / games,
             turns_per_game: stats.turns as f64 / games,
             met: met.name(),
+            chequer: (chequer != ChequerPlay::Cubeless).then_some(chequer.as_str()),
             threads,
             seconds,
         };
@@ -189,6 +213,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         "{a} (A) vs {b} (B): {} {what} ({} duplicate pairs), seed {}",
         stats.matches, stats.pairs, args.seed
     );
+    if chequer != ChequerPlay::Cubeless {
+        println!("chequer play: {chequer}");
+    }
     for (label, value) in sim_summary::lines(&stats, args.length, args.luck) {
         println!("{}", sim_summary::text_line(&label, &value));
     }

@@ -39,6 +39,12 @@ pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
     if lower == "kazaross-xg2" || lower == "kazaross" {
         return Ok(MatchEquityTable::kazaross_xg2());
     }
+    if is_measured(s) {
+        return Err(CliError::msg(format!(
+            "table {s:?} is measured from a simulation's chequer player: use it with \
+             match-sim or study (--met), or name a rate, e.g. keith:G=0.26"
+        )));
+    }
     if lower == "keith" || lower.starts_with("keith:") {
         let rate = lower["keith".len()..].trim_start_matches(':');
         let rate = rate.strip_prefix("g=").unwrap_or(rate);
@@ -64,6 +70,13 @@ pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
         "unknown match equity table {s:?}: use kazaross-xg2, keith:G=0.26 or a GNU \
          Backgammon MET XML file"
     )))
+}
+
+/// True for the names that ask for the measured table (`keith:measured` or `live`:
+/// see `sim_table`, which builds it).
+pub fn is_measured(spec: &str) -> bool {
+    let s = spec.trim().to_ascii_lowercase();
+    s == "keith:measured" || s == "keith:g=measured" || s == "live"
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {

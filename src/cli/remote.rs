@@ -27,7 +27,7 @@ fn is_final(state: i32) -> bool {
 pub use bgfarm_cli_common::progress::bar;
 
 /// The flags of a command that may run on a coordinator instead of in-process.
-#[derive(clap::Args)]
+#[derive(clap::Args, Default)]
 pub struct RemoteArgs {
     /// Run on the coordinator at this URL (`http://host:port`) instead of
     /// in-process; the results are bit-identical.

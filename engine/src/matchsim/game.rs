@@ -1,5 +1,6 @@
 //! One game with the doubling cube between two cube strategies that share a chequer
-//! player (the evaluator's best move by cubeless equity, 0-ply).
+//! player (the evaluator's best 0-ply move by the simulation's [`ChequerPlay`] rule:
+//! cubeless equity by default).
 //!
 //! Turn order: before rolling, the player on roll may double (not on the opening
 //! roll); the opponent takes or passes; a pass ends the game for the cube's value
@@ -27,6 +28,7 @@ use crate::movegen::{Move, MoveGenerator};
 use crate::position::Position;
 use crate::rng::Rng;
 
+use super::chequer::ChequerPlay;
 use super::strategy::CubeStrategy;
 
 /// Largest cube in money play (2^12): a cap a real session never reaches.
@@ -72,27 +74,36 @@ pub struct GameOutcome {
 pub struct Table<'a> {
     pub eval: &'a dyn Evaluator,
     pub luck: bool,
+    pub chequer: ChequerPlay,
     gen: MoveGenerator,
 }
 
 impl<'a> Table<'a> {
-    /// A table playing with `eval`; `luck` turns the luck measurement on.
-    pub fn new(eval: &'a dyn Evaluator, luck: bool) -> Table<'a> {
+    /// A table playing with `eval` by the `chequer` rule; `luck` turns the luck
+    /// measurement on.
+    pub fn new(eval: &'a dyn Evaluator, luck: bool, chequer: ChequerPlay) -> Table<'a> {
         Table {
             eval,
             luck,
+            chequer,
             gen: MoveGenerator::new(),
         }
     }
 
-    /// Best move of `dice` by cubeless equity, with its probabilities for the
-    /// mover; `None` when the roll cannot be played.
-    fn best(&mut self, pos: &Position, dice: Dice) -> Option<(Move, Probs)> {
+    /// Best move of `dice` by `value` of the mover's probabilities after it (the
+    /// first of equal ones), with those probabilities; `None` when the roll cannot
+    /// be played.
+    fn best(
+        &mut self,
+        pos: &Position,
+        dice: Dice,
+        value: &dyn Fn(&Probs) -> f64,
+    ) -> Option<(Move, Probs)> {
         let mut best: Option<(Move, Probs)> = None;
-        let mut best_eq = f32::NEG_INFINITY;
+        let mut best_eq = f64::NEG_INFINITY;
         for m in self.gen.generate(pos, dice) {
             let p = after_move(self.eval, m);
-            let eq = p.equity();
+            let eq = value(&p);
             if eq > best_eq {
                 best_eq = eq;
                 best = Some((*m, p));
@@ -153,12 +164,18 @@ impl<'a> Table<'a> {
                 dice = rng.roll();
             }
             turns += 1;
+            let (chequer, spot) = (
+                self.chequer,
+                seat_spot(rules, side, seat_cube(cube, owner, side)),
+            );
+            let model = strategies[side].model;
+            let choose = move |p: &Probs| chequer.value(&spot, model, p);
             let chosen = if self.luck {
-                let (m, l) = self.with_luck(rules, &pos, side, cube, dice, opening);
+                let (m, l) = self.with_luck(rules, &pos, side, cube, dice, opening, &choose);
                 luck[side] += l;
                 m
             } else {
-                self.best(&pos, dice).map(|(m, _)| m)
+                self.best(&pos, dice, &choose).map(|(m, _)| m)
             };
             opening = false;
             match chosen {
@@ -225,7 +242,9 @@ impl<'a> Table<'a> {
         Some(strategies[1 - side].model.takes(&odds, &spot))
     }
 
-    /// Chooses the move for `dice` and measures the roll's luck for the mover.
+    /// Chooses the move for `dice` by `choose` and measures the roll's luck for the
+    /// mover.
+    #[allow(clippy::too_many_arguments)]
     fn with_luck(
         &mut self,
         rules: &Rules<'_>,
@@ -234,6 +253,7 @@ impl<'a> Table<'a> {
         cube: u32,
         dice: Dice,
         opening: bool,
+        choose: &dyn Fn(&Probs) -> f64,
     ) -> (Option<Move>, f64) {
         let value = |p: &Probs| -> f64 {
             match rules {
@@ -259,7 +279,7 @@ impl<'a> Table<'a> {
             if opening && d.is_double() {
                 continue;
             }
-            let (m, v) = match self.best(pos, d) {
+            let (m, v) = match self.best(pos, d, choose) {
                 Some((m, p)) => (Some(m), value(&p)),
                 None => (None, value(&self.pass_probs(pos))),
             };
@@ -272,7 +292,7 @@ impl<'a> Table<'a> {
         match actual {
             Some((m, v)) => (m, v - sum / weight),
             // Unreachable: `dice` is one of the 21 rolls (a non-double when opening).
-            None => (self.best(pos, dice).map(|(m, _)| m), 0.0),
+            None => (self.best(pos, dice, choose).map(|(m, _)| m), 0.0),
         }
     }
 }

@@ -19,6 +19,7 @@
 //! result, `Y = X - sum of A's luck + sum of B's luck`, with MWC luck doubled to
 //! points per match (a match is worth +1 / -1 = 2 MWC - 1). `Y` is unbiased.
 
+pub mod chequer;
 pub mod chunk;
 pub mod fit;
 pub mod game;
@@ -27,6 +28,7 @@ pub mod stats;
 pub mod strategy;
 pub mod study;
 
+pub use chequer::ChequerPlay;
 pub use game::{GameOutcome, Rules, Table};
 pub use plan::{SimPlan, SimPlanError};
 pub use stats::SimStats;
@@ -51,6 +53,8 @@ pub struct SimSpec<'a> {
     /// Measure luck and report luck-adjusted results.
     pub luck: bool,
     pub seed: u64,
+    /// How the shared chequer player picks its plays.
+    pub chequer: ChequerPlay,
 }
 
 impl SimSpec<'_> {
@@ -96,7 +100,7 @@ pub fn play_match(spec: &SimSpec<'_>, eval: &dyn Evaluator, index: u64) -> Match
     let mut seats = [&spec.a; 2];
     seats[b_seat] = &spec.b;
     let mut rng = Rng::for_stream(spec.seed, index / 2);
-    let mut table = Table::new(eval, spec.luck);
+    let mut table = Table::new(eval, spec.luck, spec.chequer);
     let mut out = MatchOutcome {
         points: 0,
         games: 0,

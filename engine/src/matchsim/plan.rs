@@ -4,7 +4,7 @@
 //! [`SimPlan::validate`] holds the only limits a simulation has.
 
 use super::chunk::FOLD_CHUNK;
-use super::{CubeStrategy, SimSpec};
+use super::{ChequerPlay, CubeStrategy, SimSpec};
 use crate::met::MatchEquityTable;
 use crate::rollout::plan::MAX_BATCHES;
 use std::fmt;
@@ -32,6 +32,8 @@ pub struct SimPlan {
     /// Measure luck and report luck-adjusted results.
     pub luck: bool,
     pub seed: u64,
+    /// How the shared chequer player picks its plays (cubeless by default).
+    pub chequer: ChequerPlay,
     /// Duplicate pairs (two matches each).
     pub pairs: u64,
     /// Pairs per batch (a multiple of [`FOLD_CHUNK`]).
@@ -82,6 +84,7 @@ impl SimPlan {
             jacoby: self.jacoby,
             luck: self.luck,
             seed: self.seed,
+            chequer: self.chequer,
         }
     }
 
@@ -118,6 +121,7 @@ mod tests {
             jacoby: false,
             luck: false,
             seed: 1,
+            chequer: ChequerPlay::Cubeless,
             pairs: 40,
             batch: 32,
         };

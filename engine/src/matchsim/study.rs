@@ -196,6 +196,7 @@ mod tests {
                 jacoby: false,
                 luck: false,
                 seed: 1,
+                chequer: Default::default(),
                 pairs,
                 batch,
             },

@@ -23,6 +23,7 @@ fn spec<'a>(met: &'a MatchEquityTable, a: &str, b: &str, length: u32) -> SimSpec
         jacoby: false,
         luck: false,
         seed: 7,
+        chequer: ChequerPlay::Cubeless,
     }
 }
 
@@ -61,7 +62,7 @@ fn crawford_and_post_crawford_games() {
     let met = MatchEquityTable::kazaross_xg2();
     let eval = nets();
     let eager = CubeStrategy::parse("janowski-match:x=1").unwrap();
-    let mut table = Table::new(&eval, false);
+    let mut table = Table::new(&eval, false, ChequerPlay::Cubeless);
     for g in 0..20 {
         let mut rng = Rng::for_stream(3, g);
         // The Crawford game: no cube at all.
@@ -124,4 +125,27 @@ fn symmetric_pairs_equal_played_pairs() {
             assert_eq!(play_pair_symmetric(&s, &eval, p), play_pair(&s, &eval, p));
         }
     }
+}
+
+#[test]
+fn match_aware_chequer_play_changes_some_games() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let mut s = spec(&met, "janowski-match:x=0.7", "janowski-money:x=0.7", 3);
+    let cubeless = simulate(&s, &eval, 8);
+    s.chequer = ChequerPlay::Match;
+    let aware = simulate(&s, &eval, 8);
+    assert_eq!(aware, simulate(&s, &eval, 8), "deterministic");
+    assert_ne!(
+        (cubeless.turns, cubeless.gammons, cubeless.points),
+        (aware.turns, aware.gammons, aware.points),
+        "the same dice played by another rule"
+    );
+    // Measuring luck does not change the play under this rule either.
+    s.luck = true;
+    let lucky = simulate(&s, &eval, 8);
+    assert_eq!(
+        (lucky.points, lucky.games, lucky.turns),
+        (aware.points, aware.games, aware.turns)
+    );
 }

@@ -138,6 +138,7 @@ mod tests {
                 jacoby: false,
                 luck: true,
                 seed: 1,
+                chequer: Default::default(),
                 pairs: 16,
                 batch,
             },

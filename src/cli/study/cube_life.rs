@@ -1,10 +1,11 @@
 //! `study cube-life` and `study money-cube-life`: A at x against B at the baseline
 //! per length (money: length 0), with parabola fits of the optimal x.
 
+use super::fit::{fit_lines, FitOptions};
 use super::runner::run_cells;
+use super::values::{stats_csv, value, STATS_CSV_HEADER};
 use super::{parse_xs, sim_plan, strategy, table, write_report, Common};
 use crate::cli::CliError;
-use bgfarm_engine::matchsim::fit::fit_parabola;
 use bgfarm_engine::matchsim::{SimStats, StudyCell};
 use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
@@ -14,18 +15,6 @@ struct Cell {
     length: u32,
     x: f64,
     stats: SimStats,
-}
-
-/// The value studied and its SE: luck-adjusted when measured.
-fn value(stats: &SimStats, luck: bool) -> (f64, f64) {
-    if luck {
-        (
-            stats.adjusted_ppm(),
-            stats.adjusted_se().unwrap_or(f64::NAN),
-        )
-    } else {
-        (stats.ppm(), stats.se().unwrap_or(f64::NAN))
-    }
 }
 
 impl Cell {
@@ -41,6 +30,7 @@ pub fn run(
     xs: &str,
     baseline: f64,
     model: &str,
+    fit: &FitOptions,
     c: &Common,
 ) -> Result<(), CliError> {
     let xs = parse_xs(xs)?;
@@ -55,7 +45,7 @@ pub fn run(
     } else {
         ("cube-life", "cube_life")
     };
-    let met = table(c)?;
+    let (met, chequer) = table(c)?;
     let b = strategy(model, baseline)?;
     // The grid is length-major: the x values cycle within each length.
     let mut grid = Vec::new();
@@ -64,7 +54,7 @@ pub fn run(
         for &x in &xs {
             grid.push((length, x));
             cells.push(StudyCell {
-                plan: sim_plan(c, &met, strategy(model, x)?, b, length),
+                plan: sim_plan(c, &met, chequer, strategy(model, x)?, b, length),
                 symmetric: false,
             });
         }
@@ -90,50 +80,47 @@ pub fn run(
         .zip(stats)
         .map(|((length, x), stats)| Cell { length, x, stats })
         .collect();
-    report(lengths, &xs, baseline, model, c, prefix, &cells)
+    let setup = Setup {
+        baseline,
+        model,
+        fit,
+    };
+    report(lengths, &xs, &setup, c, prefix, &cells)
+}
+
+/// What the grid compares and how it is fitted.
+struct Setup<'a> {
+    /// B's cube life index.
+    baseline: f64,
+    model: &'a str,
+    fit: &'a FitOptions,
 }
 
 /// The CSV, the table with its fits and the SVG plot of finished `cells`.
 fn report(
     lengths: &[u32],
     xs: &[f64],
-    baseline: f64,
-    model: &str,
+    setup: &Setup<'_>,
     c: &Common,
     prefix: &str,
     cells: &[Cell],
 ) -> Result<(), CliError> {
+    let Setup {
+        baseline,
+        model,
+        fit,
+    } = *setup;
     let money = lengths == [0];
     let unit = if money { "ppg" } else { "ppm" };
     // CSV.
-    let mut csv = String::from(
-        "length,x,baseline,matches,ppm,se,adjusted_ppm,adjusted_se,win_rate,avg_games,avg_cube,gammon_rate\n",
-    );
+    let mut csv = format!("length,x,baseline,{STATS_CSV_HEADER}\n");
     for cell in cells {
-        let s = &cell.stats;
-        let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
         let _ = writeln!(
             csv,
-            "{},{},{baseline},{},{:.6},{},{},{},{:.6},{:.4},{:.4},{:.4}",
+            "{},{},{baseline},{}",
             cell.length,
             cell.x,
-            s.matches,
-            s.ppm(),
-            opt(s.se()),
-            if c.luck {
-                format!("{:.6}", s.adjusted_ppm())
-            } else {
-                String::new()
-            },
-            if c.luck {
-                opt(s.adjusted_se())
-            } else {
-                String::new()
-            },
-            s.win_rate(),
-            s.avg_games(),
-            s.avg_cube(),
-            s.gammon_rate(),
+            stats_csv(&cell.stats, c.luck)
         );
     }
     // Table and fits.
@@ -187,26 +174,12 @@ fn report(
         } else {
             format!("{l}-point")
         };
-        let fit = fit_parabola(&pts);
-        let curve = match &fit {
-            Some(p) => (0..=50)
-                .map(|i| f64::from(i) / 50.0)
-                .map(|x| (x, p.at(x)))
-                .collect(),
-            None => Vec::new(),
-        };
-        let line = match fit.as_ref().map(|p| (p, p.optimum())) {
-            Some((p, Some((x, se)))) => format!(
-                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2, optimal x = {x:.3} ± {se:.3} (chi2 {:.2}, {} points)",
-                p.coef[0], p.coef[1], p.coef[2], p.chi2, pts.len()
-            ),
-            Some((p, None)) => format!(
-                "{name}: fit {:+.4} {:+.4} x {:+.4} x^2 has no maximum",
-                p.coef[0], p.coef[1], p.coef[2]
-            ),
-            None => format!("{name}: too few x values for a parabola fit"),
-        };
-        let _ = writeln!(txt, "{line}");
+        let fits = fit_lines(&name, &pts, baseline, fit);
+        for f in &fits {
+            let _ = writeln!(txt, "{}", f.line);
+        }
+        // The first form asked for is drawn.
+        let curve = fits.into_iter().next().map(|f| f.curve).unwrap_or_default();
         series.push(Series {
             name,
             points: pts,

@@ -15,12 +15,12 @@ pub fn run(a: &GamesArgs) -> Result<(), CliError> {
     }
     let xs = parse_xs(&a.x)?;
     let c = &a.common;
-    let met = table(c)?;
+    let (met, chequer) = table(c)?;
     let mut cells = Vec::new();
     for &length in &lengths {
         for &x in &xs {
             let s = strategy(&a.model, x)?;
-            let mut plan = sim_plan(c, &met, s, s, length);
+            let mut plan = sim_plan(c, &met, chequer, s, s, length);
             // Game counts only: the luck adjustment is not needed.
             plan.luck = false;
             cells.push(StudyCell {

@@ -16,6 +16,12 @@
 //! - `games-per-match --lengths 1..25 --x 0.5,0.7,0.9 --matches N --out DIR`: both
 //!   players `model:x=X`; average games per match and its ratio to the length
 //!   (`games_per_match.csv`, `.txt`, `.svg`).
+//! - `match-vs-money --lengths ... --x ... --matches N --out DIR`: match-aware
+//!   against money Janowski at the same x ([`match_vs_money`]).
+//!
+//! The cube-life fits (`--fit free|zero|both`, `--fit-window LO..HI`) are in
+//! [`fit`]; `--chequer match` plays each cell's chequers for the match-winning
+//! chance, `--met keith:measured` uses Keith's table at the measured gammon rate.
 //!
 //! Every cell uses the same seed: the cells share their dice (common random
 //! numbers), so differences between x values are measured more precisely than
@@ -29,14 +35,18 @@
 
 mod cache;
 mod cube_life;
+mod fit;
 mod games;
+mod match_vs_money;
 pub mod runner;
+mod values;
 
-use super::met::load_table;
 use super::remote::RemoteArgs;
+use super::sim_table::sim_table;
+use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
-use bgfarm_engine::matchsim::{CubeStrategy, SimPlan};
+use bgfarm_engine::matchsim::{ChequerPlay, CubeStrategy, SimPlan};
 use bgfarm_engine::met::MatchEquityTable;
 use std::path::{Path, PathBuf};
 
@@ -55,6 +65,9 @@ pub enum Kind {
     MoneyCubeLife(MoneyArgs),
     /// Average games per match by match length and cube life index.
     GamesPerMatch(GamesArgs),
+    /// Match-aware Janowski against money Janowski with the same cube life index,
+    /// per match length and x: what knowing the score is worth.
+    MatchVsMoney(match_vs_money::MatchVsMoneyArgs),
 }
 
 /// Options every study shares.
@@ -72,12 +85,18 @@ pub struct Common {
     /// Luck-adjust the results (about 20 times slower per game).
     #[arg(long)]
     pub luck: bool,
-    /// Match equity table for match-aware strategies.
+    /// Match equity table for match-aware strategies: kazaross-xg2, keith:G=0.26,
+    /// keith:measured (Keith's live-cube table for the chequer player's measured
+    /// gammon rate) or a GNU Backgammon MET XML file.
     #[arg(long, default_value = "kazaross-xg2")]
     pub met: String,
     /// Chequer player's nets.
     #[arg(long, default_value = "default")]
     pub net: String,
+    /// Chequer play: `cubeless` (best cubeless equity) or `match` (best cubeful
+    /// match-winning chance at the score and cube, the mover's cube life index).
+    #[arg(long, default_value = "cubeless")]
+    pub chequer: String,
     /// Worker threads (default: one per core). Does not change the results.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -108,6 +127,8 @@ pub struct CubeLifeArgs {
     #[arg(long, default_value = "janowski-match-capped")]
     pub model: String,
     #[command(flatten)]
+    pub fit: fit::FitArgs,
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -125,6 +146,8 @@ pub struct MoneyArgs {
     /// form, degenerate at x = 1: it never doubles there once gammons exist) or jump.
     #[arg(long, default_value = "janowski-capped")]
     pub model: String,
+    #[command(flatten)]
+    pub fit: fit::FitArgs,
     #[command(flatten)]
     pub common: Common,
 }
@@ -153,10 +176,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     "--lengths must be 1 to 64; use `study money-cube-life` for money play",
                 ));
             }
-            cube_life::run(&lengths, &a.x, a.baseline, &a.model, &a.common)
+            cube_life::run(
+                &lengths,
+                &a.x,
+                a.baseline,
+                &a.model,
+                &a.fit.options()?,
+                &a.common,
+            )
         }
-        Kind::MoneyCubeLife(a) => cube_life::run(&[0], &a.x, a.baseline, &a.model, &a.common),
+        Kind::MoneyCubeLife(a) => {
+            let fit = a.fit.options()?;
+            cube_life::run(&[0], &a.x, a.baseline, &a.model, &fit, &a.common)
+        }
         Kind::GamesPerMatch(a) => games::run(&a),
+        Kind::MatchVsMoney(a) => match_vs_money::run(&a),
     }
 }
 
@@ -215,20 +249,23 @@ fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
 }
 
 /// The table of a study's cells, once `--matches` is checked.
-fn table(c: &Common) -> Result<MatchEquityTable, CliError> {
+fn table(c: &Common) -> Result<(MatchEquityTable, ChequerPlay), CliError> {
     if c.matches < 2 || c.matches & 1 == 1 {
         return Err(CliError::msg(format!(
             "--matches must be even and at least 2 (duplicate pairs), got {}",
             c.matches
         )));
     }
-    load_table(&c.met)
+    let chequer =
+        ChequerPlay::parse(&c.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
+    Ok((sim_table(&c.met, &c.net, &pool(c.threads)?)?, chequer))
 }
 
 /// A cell's plan: A, B and the length with the shared options.
 fn sim_plan(
     c: &Common,
     met: &MatchEquityTable,
+    chequer: ChequerPlay,
     a: CubeStrategy,
     b: CubeStrategy,
     length: u32,
@@ -241,6 +278,7 @@ fn sim_plan(
         jacoby: false,
         luck: c.luck,
         seed: c.seed,
+        chequer,
         pairs: c.matches / 2,
         batch: c.batch,
     }
