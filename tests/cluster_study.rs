@@ -204,3 +204,46 @@ fn a_killed_remote_client_reattaches_to_its_study_job() {
     ok(embedded.output());
     same_files(&local, &remote);
 }
+
+#[test]
+fn match_vs_money_with_match_aware_chequers_runs_on_the_cluster_as_embedded() {
+    let dir = TempDir::new("study-mvm");
+    let (local, remote) = (dir.0.join("local"), dir.0.join("remote"));
+    let (_serve, url) = serve(&dir, &[]);
+    let _worker = work(&dir, "worker", &url, &[]);
+    let args = |out: &Path, extra: &[&str]| {
+        let mut a: Vec<String> = [
+            "study",
+            "match-vs-money",
+            "--lengths",
+            "3",
+            "--x",
+            "0.5,1",
+            "--matches",
+            "16",
+            "--chequer",
+            "match",
+            "--batch",
+            "16",
+            "--out",
+            path(out),
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    ok(run(&args(&local, &["--threads", "1"])));
+    ok(run(&args(&remote, &["--coordinator", &url])));
+    for name in [
+        "match_vs_money.csv",
+        "match_vs_money.txt",
+        "match_vs_money.svg",
+    ] {
+        let x = std::fs::read(local.join(name)).expect("embedded file");
+        let y = std::fs::read(remote.join(name)).expect("remote file");
+        assert!(x == y, "{name} differs");
+    }
+    let text = jobs_list(&url, false);
+    assert!(text.contains("study match-vs-money"), "{text}");
+}
