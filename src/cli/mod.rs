@@ -67,7 +67,8 @@ enum Command {
     /// Draw a position as text, with pip counts.
     Show(show::Args),
     /// Studies: grids of match simulations with tables, parabola fits and SVG plots
-    /// (cube-life, money-cube-life, games-per-match).
+    /// (cube-life, money-cube-life, games-per-match, match-vs-money), in-process or
+    /// on a coordinator, resumable from their output directory.
     Study(study::Args),
     /// Run a coordinator: gRPC for clients and workers, jobs stored in sled.
     Serve(serve::Args),
