@@ -17,7 +17,7 @@
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
 use super::remote::{Access, RemoteArgs};
-use super::sim_table::sim_table;
+use super::sim_flags::SimFlags;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
@@ -56,24 +56,8 @@ pub struct Args {
     /// Money play (length 0): the Jacoby rule.
     #[arg(long)]
     pub jacoby: bool,
-    /// Match equity table for match-aware strategies: kazaross-xg2, keith:G=0.26,
-    /// keith:measured (Keith's live-cube table for the chequer player's own gammon
-    /// rate, measured on 10,000 self-play games first) or a GNU Backgammon MET XML
-    /// file.
-    #[arg(long, default_value = "kazaross-xg2")]
-    pub met: String,
-    /// Chequer player's nets: `default`, a .safetensors bundle or a directory.
-    #[arg(long, default_value = "default")]
-    pub net: String,
-    /// Chequer play: `cubeless` (the best cubeless equity, whatever the score) or
-    /// `match` (the best cubeful match-winning chance at the score and cube, with the
-    /// mover's cube life index: gammons count only as much as the score makes them
-    /// worth).
-    #[arg(long, default_value = "cubeless")]
-    pub chequer: String,
-    /// Worker threads (default: one per core). Does not change the results.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub sim: SimFlags,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -144,14 +128,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let a = CubeStrategy::parse(&args.a)?;
     let b = CubeStrategy::parse(&args.b)?;
-    let chequer =
-        ChequerPlay::parse(&args.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
-    let pool = pool(args.threads)?;
+    let chequer = args.sim.chequer()?;
+    let pool = pool(args.sim.threads)?;
     let plan = SimPlan {
         a,
         b,
         length: args.length,
-        met: sim_table(&args.met, &args.net, &pool)?,
+        met: args.sim.table(&pool)?,
         jacoby: args.jacoby,
         luck: args.luck,
         seed: args.seed,
@@ -161,11 +144,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     plan.validate().map_err(sim_flag_error)?;
     let (a, b, met) = (plan.a, plan.b, &plan.met);
-    let eval = load_evaluator(&args.net)?;
+    let eval = load_evaluator(&args.sim.net)?;
     let start = Instant::now();
     let (stats, threads) = match &args.remote.coordinator {
         Some(url) => {
-            let access = Access::for_default_nets(&args.net, &args.remote)?;
+            let access = Access::for_default_nets(&args.sim.net, &args.remote)?;
             let fp = fingerprint(&eval).to_string();
             super::remote_sim::match_sim(url, &access, args.json, &plan, &fp)?
         }

@@ -23,6 +23,7 @@ mod rollout;
 mod runtime;
 mod serve;
 mod show;
+mod sim_flags;
 mod sim_table;
 mod study;
 mod threads;

@@ -210,6 +210,7 @@ pub fn run(args: &MatchVsMoneyArgs) -> Result<(), CliError> {
 mod tests {
     use super::*;
     use crate::cli::remote::RemoteArgs;
+    use crate::cli::sim_flags::SimFlags;
     use std::path::PathBuf;
 
     fn args(lengths: &str, x: &str, model: &str, luck: bool) -> MatchVsMoneyArgs {
@@ -222,10 +223,12 @@ mod tests {
                 out: PathBuf::from("unused"),
                 seed: 1,
                 luck,
-                met: "kazaross-xg2".into(),
-                net: "default".into(),
-                chequer: "cubeless".into(),
-                threads: None,
+                sim: SimFlags {
+                    met: "kazaross-xg2".into(),
+                    net: "default".into(),
+                    chequer: "cubeless".into(),
+                    threads: None,
+                },
                 remote: RemoteArgs::default(),
                 batch: 64,
             },

@@ -42,7 +42,7 @@ pub mod runner;
 mod values;
 
 use super::remote::RemoteArgs;
-use super::sim_table::sim_table;
+use super::sim_flags::SimFlags;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
@@ -85,21 +85,8 @@ pub struct Common {
     /// Luck-adjust the results (about 20 times slower per game).
     #[arg(long)]
     pub luck: bool,
-    /// Match equity table for match-aware strategies: kazaross-xg2, keith:G=0.26,
-    /// keith:measured (Keith's live-cube table for the chequer player's measured
-    /// gammon rate) or a GNU Backgammon MET XML file.
-    #[arg(long, default_value = "kazaross-xg2")]
-    pub met: String,
-    /// Chequer player's nets.
-    #[arg(long, default_value = "default")]
-    pub net: String,
-    /// Chequer play: `cubeless` (best cubeless equity) or `match` (best cubeful
-    /// match-winning chance at the score and cube, the mover's cube life index).
-    #[arg(long, default_value = "cubeless")]
-    pub chequer: String,
-    /// Worker threads (default: one per core). Does not change the results.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub sim: SimFlags,
     #[command(flatten)]
     pub remote: RemoteArgs,
     /// With --coordinator: duplicate pairs per batch (a multiple of 16). Does not
@@ -256,9 +243,7 @@ fn table(c: &Common) -> Result<(MatchEquityTable, ChequerPlay), CliError> {
             c.matches
         )));
     }
-    let chequer =
-        ChequerPlay::parse(&c.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))?;
-    Ok((sim_table(&c.met, &c.net, &pool(c.threads)?)?, chequer))
+    Ok((c.sim.table(&pool(c.sim.threads)?)?, c.sim.chequer()?))
 }
 
 /// A cell's plan: A, B and the length with the shared options.

@@ -50,11 +50,11 @@ pub fn run_cells(
         .validate()
         .map_err(|e| CliError::msg(format!("study {name}: {e}")))?;
     let access = match &c.remote.coordinator {
-        Some(_) => Some(Access::for_default_nets(&c.net, &c.remote)?),
+        Some(_) => Some(Access::for_default_nets(&c.sim.net, &c.remote)?),
         None => None,
     };
-    let pool = pool(c.threads)?;
-    let eval = load_evaluator(&c.net)?;
+    let pool = pool(c.sim.threads)?;
+    let eval = load_evaluator(&c.sim.net)?;
     let fp = fingerprint(&eval).to_string();
     std::fs::create_dir_all(&c.out)
         .map_err(|e| CliError::msg(format!("cannot create {}: {e}", c.out.display())))?;
