@@ -1,7 +1,10 @@
 //! bgfarm-storage: the coordinator's durable state in sled.
 //!
 //! Trees: `jobs` (id -> [`JobRecord`] as JSON), `results` ((job, batch) -> encoded
-//! batch statistics) and the default tree holding the schema version. A result is
+//! batch statistics), the default tree holding the schema version, and the memory
+//! of computed work any job may reuse ([`blobs`]: first-move tables and batch
+//! results keyed by what they computed, scoped by engine fingerprint, checksummed
+//! and capped). A result is
 //! written with compare-and-swap (the first accepted result of a batch wins, so a
 //! replay cannot overwrite it) and [`Store::flush`]ed before the coordinator
 //! acknowledges it; leases and worker liveness are memory-only and rebuilt on
@@ -10,9 +13,11 @@
 //! The store knows nothing of backgammon or protobuf: specs and results are opaque
 //! bytes the coordinator encodes.
 
+pub mod blobs;
 mod error;
 mod record;
 
+pub use blobs::{BlobKind, BlobPut, Blobs};
 pub use error::StoreError;
 pub use record::{JobRecord, JobState};
 
@@ -48,6 +53,8 @@ pub struct Store {
     db: sled::Db,
     jobs: sled::Tree,
     results: sled::Tree,
+    first_ply: Blobs,
+    batches: Blobs,
 }
 
 /// Key of a batch result: job then batch, big-endian so a prefix scan of one job
@@ -60,8 +67,15 @@ fn result_key(job: u64, batch: u64) -> [u8; 16] {
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`, checking its schema version.
+    /// Opens (or creates) the store in `dir`, checking its schema version; each kind
+    /// of [`Blobs`] holds at most [`blobs::DEFAULT_CAP`] entries.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_with_cap(dir, blobs::DEFAULT_CAP)
+    }
+
+    /// [`Store::open`] with another entry cap for each kind of [`Blobs`]. Stores
+    /// written before the blob trees existed open unchanged (the trees start empty).
+    pub fn open_with_cap(dir: &Path, cap: u64) -> Result<Store, StoreError> {
         let db = open_locked(dir)?;
         match db.get(SCHEMA_KEY)? {
             None => {
@@ -80,7 +94,23 @@ impl Store {
         }
         let jobs = db.open_tree("jobs")?;
         let results = db.open_tree("results")?;
-        Ok(Store { db, jobs, results })
+        let first_ply = Blobs::open(&db, BlobKind::FirstPly, cap)?;
+        let batches = Blobs::open(&db, BlobKind::Batches, cap)?;
+        Ok(Store {
+            db,
+            jobs,
+            results,
+            first_ply,
+            batches,
+        })
+    }
+
+    /// The store's memory of one kind of computed work.
+    pub fn blobs(&self, kind: BlobKind) -> Blobs {
+        match kind {
+            BlobKind::FirstPly => self.first_ply.clone(),
+            BlobKind::Batches => self.batches.clone(),
+        }
     }
 
     /// A fresh job id (1, 2, ...), unique across restarts.
