@@ -59,6 +59,9 @@ pub const DEFAULT_CAP: u64 = 1 << 18;
 
 const HEADER: usize = 16;
 
+/// A key (without its engine prefix) and its payload, as [`Blobs::scan`] returns them.
+pub type KeyPayload = (Vec<u8>, Vec<u8>);
+
 /// The 8-byte key prefix of an engine fingerprint.
 pub fn scope_of(fingerprint: &str) -> [u8; 8] {
     let d = Sha256::digest(fingerprint.as_bytes());
@@ -236,11 +239,7 @@ impl Blobs {
 
     /// Every intact entry under `fingerprint` whose key starts with `prefix`, in key
     /// order (corrupt ones are deleted on the way).
-    pub fn scan(
-        &self,
-        fingerprint: &str,
-        prefix: &[u8],
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn scan(&self, fingerprint: &str, prefix: &[u8]) -> Result<Vec<KeyPayload>, StoreError> {
         let p = full_key(fingerprint, prefix);
         let mut out = Vec::new();
         for kv in self.entries.scan_prefix(&p) {
