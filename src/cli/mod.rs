@@ -20,6 +20,7 @@ mod plan_errors;
 mod players;
 mod remote;
 mod remote_sim;
+mod results;
 mod rollout;
 mod runtime;
 mod serve;
@@ -79,6 +80,9 @@ enum Command {
     Work(work::Args),
     /// List, show, watch or cancel the jobs on a coordinator.
     Jobs(jobs::Args),
+    /// The stored rollouts of a position (on a coordinator or in a `--data` store):
+    /// settings, trials, equities and SE, or the full tables.
+    Results(results::Args),
     /// Play as GNU Backgammon's external player: FIBS board lines in over TCP, one
     /// move, roll, double, take, drop or beaver line out.
     External(external::Args),
@@ -102,6 +106,7 @@ pub fn run() -> Result<(), CliError> {
         Command::Serve(a) => serve::run(a),
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),
+        Command::Results(a) => results::run(a),
         Command::External(a) => external::run(a),
     }
 }

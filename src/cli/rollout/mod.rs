@@ -15,6 +15,9 @@ mod report;
 mod table;
 
 pub use args::Args;
+pub use finished::Finished;
+pub use report::{match_score, report};
+pub use table::settings_line;
 
 use super::input::parse_position;
 use super::local_store::LocalStore;
@@ -23,7 +26,6 @@ use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::Dice;
-use finished::Finished;
 use std::time::Instant;
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -58,12 +60,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     };
     let run = Finished {
+        position: &args.position,
         job: &plan.job,
         total: &total,
         dice,
         fingerprint: &fp,
-        seconds: start.elapsed().as_secs_f64(),
-        threads,
+        timing: Some((start.elapsed().as_secs_f64(), threads)),
     };
-    report::report(&args, &run)
+    report::report(args.json, &run)
 }
