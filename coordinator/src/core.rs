@@ -246,15 +246,20 @@ impl Core {
     }
 
     /// The finished rollouts asked about position `position_id` (a GNU Backgammon
-    /// position ID), oldest first, as `GetJob` answers them.
+    /// position ID), oldest first, as `GetJob` answers them; a resubmission of the
+    /// same spec is listed once, under its first job.
     pub fn results_of(&self, position_id: &str) -> Vec<v1::GetJobResponse> {
         let st = self.lock();
         let threads = st.workers.threads();
-        st.jobs
-            .values()
-            .filter(|j| j.state == JobState::Done && asked_about(j, position_id))
-            .map(|j| response(j, threads))
-            .collect()
+        let mut seen: Vec<&v1::JobSpec> = Vec::new();
+        let mut out = Vec::new();
+        for j in st.jobs.values() {
+            if j.state == JobState::Done && asked_about(j, position_id) && !seen.contains(&&j.spec) {
+                seen.push(&j.spec);
+                out.push(response(j, threads));
+            }
+        }
+        out
     }
 
     /// A receiver of job `id`'s progress.

@@ -95,20 +95,27 @@ impl LocalStore {
         Ok(())
     }
 
-    /// Records the finished run as a done job with its batch results, flushed, and
-    /// says on stderr how many batches were reused.
+    /// Records the finished run as a done job with its batch results, flushed
+    /// (unless the same run is recorded already), and says on stderr how many
+    /// batches were reused.
     pub fn finish(self) -> Result<(), CliError> {
-        let rec = JobRecord {
-            id: self.store.next_job_id().map_err(store_error)?,
-            state: JobState::Done,
-            message: String::new(),
-            spec: prost::Message::encode_to_vec(&self.spec),
-            batches: self.batches,
-        };
-        for (b, bytes) in &self.results {
-            self.store.put_result(rec.id, *b, bytes).map_err(store_error)?;
+        let spec = prost::Message::encode_to_vec(&self.spec);
+        let jobs = self.store.jobs().map_err(store_error)?;
+        if !jobs.iter().any(|j| j.state == JobState::Done && j.spec == spec) {
+            // One process holds the store: the next of its own IDs (sled's
+            // generator jumps by a million after a reopen).
+            let rec = JobRecord {
+                id: jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1,
+                state: JobState::Done,
+                message: String::new(),
+                spec,
+                batches: self.batches,
+            };
+            for (b, bytes) in &self.results {
+                self.store.put_result(rec.id, *b, bytes).map_err(store_error)?;
+            }
+            self.store.put_job(&rec).map_err(store_error)?;
         }
-        self.store.put_job(&rec).map_err(store_error)?;
         if self.reused > 0 {
             eprintln!(
                 "{} of {} batches found in the store, not computed again",

@@ -28,33 +28,38 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(subcommand)]
     pub action: Action,
-    #[command(flatten)]
-    pub remote: RemoteArgs,
-    /// Read the local store in this directory (written by `rollout --data DIR`)
-    /// instead of a coordinator.
-    #[arg(long, global = true, conflicts_with = "coordinator")]
-    pub data: Option<PathBuf>,
-    /// Print JSON instead of text.
-    #[arg(long, global = true)]
-    pub json: bool,
 }
 
 #[derive(clap::Subcommand)]
 pub enum Action {
     /// One line per stored rollout of POSITION: job, settings, trials and the best
     /// candidate's equity with its standard error (JSON: one object per rollout).
-    List {
-        /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
-        position: String,
-    },
+    List(Lookup),
     /// The stored rollouts of POSITION as `bgfarm rollout` prints them.
     Show {
-        /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
-        position: String,
+        #[command(flatten)]
+        lookup: Lookup,
         /// Only the rollout of this job.
         #[arg(long)]
         job: Option<u64>,
     },
+}
+
+/// Which position, and where its rollouts are stored.
+#[derive(clap::Args)]
+pub struct Lookup {
+    /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID. Its
+    /// rollouts are listed with any roll, cube and score.
+    pub position: String,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Read the local store in this directory (written by `rollout --data DIR`)
+    /// instead of a coordinator.
+    #[arg(long, conflicts_with = "coordinator")]
+    pub data: Option<PathBuf>,
+    /// Print JSON instead of text (one object per line).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A stored rollout, decoded.
@@ -83,12 +88,12 @@ struct JsonListed {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let (text, job) = match &args.action {
-        Action::List { position } => (position, None),
-        Action::Show { position, job } => (position, *job),
+    let (lookup, job, show) = match &args.action {
+        Action::List(l) => (l, None, false),
+        Action::Show { lookup, job } => (lookup, *job, true),
     };
-    let pid = position_id::encode(&parse_position(text)?.position);
-    let mut found = fetch(&args, &pid)?
+    let pid = position_id::encode(&parse_position(&lookup.position)?.position);
+    let mut found = fetch(lookup, &pid)?
         .into_iter()
         .map(decode)
         .collect::<Result<Vec<_>, _>>()?;
@@ -101,10 +106,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     for s in &found {
-        match args.action {
-            Action::List { .. } => list_line(s, args.json)?,
-            Action::Show { .. } => report(
-                args.json,
+        match show {
+            false => list_line(s, lookup.json)?,
+            true => report(
+                lookup.json,
                 &Finished {
                     position: &s.input,
                     job: &s.job,
@@ -121,7 +126,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 /// The finished rollouts asked about position `pid`, from the coordinator or the
 /// local store of `args`.
-fn fetch(args: &Args, pid: &str) -> Result<Vec<v1::GetJobResponse>, CliError> {
+fn fetch(args: &Lookup, pid: &str) -> Result<Vec<v1::GetJobResponse>, CliError> {
     if let Some(dir) = &args.data {
         if !dir.is_dir() {
             return Err(CliError::msg(format!(
