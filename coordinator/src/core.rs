@@ -254,7 +254,8 @@ impl Core {
         let mut seen: Vec<&v1::JobSpec> = Vec::new();
         let mut out = Vec::new();
         for j in st.jobs.values() {
-            if j.state == JobState::Done && asked_about(j, position_id) && !seen.contains(&&j.spec) {
+            if j.state == JobState::Done && asked_about(j, position_id) && !seen.contains(&&j.spec)
+            {
                 seen.push(&j.spec);
                 out.push(response(j, threads));
             }

@@ -18,8 +18,8 @@
 //! (`BatchStats` or `MatchSimStats`), so one decoder serves both. The embedded
 //! runs of the CLI use the same keys and payloads on a local store.
 
-use crate::outcome::Outcome;
 use crate::kind::Work;
+use crate::outcome::Outcome;
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobPut, Blobs, StoreError};
 use prost::Message;
@@ -80,7 +80,12 @@ pub(crate) fn lookup(
 
 /// Remembers the result `bytes` of the batch with memo key `key`, computed with
 /// engine `fingerprint` (flushed with the next store flush).
-pub fn remember(blobs: &Blobs, fingerprint: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError> {
+pub fn remember(
+    blobs: &Blobs,
+    fingerprint: &str,
+    key: &[u8],
+    bytes: &[u8],
+) -> Result<(), StoreError> {
     if blobs.put(fingerprint, key, bytes)? == BlobPut::Different {
         warn!("a batch result differs from the remembered one: the first one stays");
     }

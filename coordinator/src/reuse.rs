@@ -41,7 +41,11 @@ pub fn reuse(store: &Store, job: &mut Job) -> u64 {
                 }
                 Ok(None) => job.pending.push_back(b),
                 Err(e) => {
-                    warn!(job = job.id, batch = b, "memo lookup failed, batch computed: {e}");
+                    warn!(
+                        job = job.id,
+                        batch = b,
+                        "memo lookup failed, batch computed: {e}"
+                    );
                     job.pending.push_back(b);
                 }
             }

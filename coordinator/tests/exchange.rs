@@ -407,7 +407,13 @@ async fn a_longer_rollout_leases_only_its_new_batches() {
     assert_eq!(ranges, [(72, 108), (108, 144)]);
     let id = longer.job_id;
     let (c, d) = (stats(36, 0.125), stats(36, 1.0));
-    let r = exchange(&core, &w, vec![result(id, 2, c.clone()), result(id, 3, d.clone())], 0).await;
+    let r = exchange(
+        &core,
+        &w,
+        vec![result(id, 2, c.clone()), result(id, 3, d.clone())],
+        0,
+    )
+    .await;
     assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted; 2]);
     let s = core.get(id).expect("get").status.unwrap_or_default();
     assert_eq!((s.state, s.leases_granted), (v1::JobState::Done as i32, 2));
@@ -417,13 +423,19 @@ async fn a_longer_rollout_leases_only_its_new_batches() {
     for w in [a, b, c, d] {
         total.merge(&stats_from_wire(&w).expect("stats"));
     }
-    assert_eq!(core.get(id).expect("get").aggregate, Some(stats_to_wire(&total)));
+    assert_eq!(
+        core.get(id).expect("get").aggregate,
+        Some(stats_to_wire(&total))
+    );
 
     // After a restart the memory is still there: a resubmission leases nothing.
     drop(core);
     let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
     let again = core.submit(spec(144)).await.expect("resubmit");
-    assert_eq!((again.state, again.batches_reused), (v1::JobState::Done as i32, 4));
+    assert_eq!(
+        (again.state, again.batches_reused),
+        (v1::JobState::Done as i32, 4)
+    );
 }
 
 #[tokio::test]

@@ -35,8 +35,7 @@ pub fn open_store(dir: &Path) -> Result<Store, CliError> {
             dir.display()
         )));
     }
-    Store::open(dir)
-        .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", dir.display())))
+    Store::open(dir).map_err(|e| CliError::msg(format!("cannot open store {}: {e}", dir.display())))
 }
 
 impl LocalStore {
@@ -71,7 +70,10 @@ impl LocalStore {
         decode: impl Fn(&[u8]) -> Option<T>,
     ) -> Result<Option<T>, CliError> {
         let key = memo::key(&self.identity, units, active);
-        let bytes = self.blobs.get(&self.fingerprint, &key).map_err(store_error)?;
+        let bytes = self
+            .blobs
+            .get(&self.fingerprint, &key)
+            .map_err(store_error)?;
         let Some((bytes, value)) = bytes.and_then(|b| decode(&b).map(|v| (b, v))) else {
             return Ok(None);
         };
@@ -101,7 +103,10 @@ impl LocalStore {
     pub fn finish(self) -> Result<(), CliError> {
         let spec = prost::Message::encode_to_vec(&self.spec);
         let jobs = self.store.jobs().map_err(store_error)?;
-        if !jobs.iter().any(|j| j.state == JobState::Done && j.spec == spec) {
+        if !jobs
+            .iter()
+            .any(|j| j.state == JobState::Done && j.spec == spec)
+        {
             // One process holds the store: the next of its own IDs (sled's
             // generator jumps by a million after a reopen).
             let rec = JobRecord {
@@ -112,7 +117,9 @@ impl LocalStore {
                 batches: self.batches,
             };
             for (b, bytes) in &self.results {
-                self.store.put_result(rec.id, *b, bytes).map_err(store_error)?;
+                self.store
+                    .put_result(rec.id, *b, bytes)
+                    .map_err(store_error)?;
             }
             self.store.put_job(&rec).map_err(store_error)?;
         }

@@ -16,19 +16,19 @@
 
 use super::local_store::LocalStore;
 use super::nets::load_evaluator;
-use super::sim_memo::run_with_store;
-use bgfarm_coordinator::split_batches;
-use bgfarm_proto::matchsim::sim_plan_to_wire;
 use super::plan_errors::sim_flag_error;
 use super::remote::{Access, RemoteArgs};
 use super::sim_flags::SimFlags;
+use super::sim_memo::run_with_store;
 use super::threads::pool;
 use super::CliError;
+use bgfarm_coordinator::split_batches;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{play_pair, ChequerPlay, CubeStrategy, SimPlan, SimSpec, SimStats};
+use bgfarm_proto::matchsim::sim_plan_to_wire;
 use bgfarm_report::sim_summary;
 use rayon::prelude::*;
 use serde::Serialize;
