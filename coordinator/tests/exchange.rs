@@ -436,6 +436,46 @@ async fn a_longer_rollout_leases_only_its_new_batches() {
         (again.state, again.batches_reused),
         (v1::JobState::Done as i32, 4)
     );
+
+    // A remembered batch with a flipped bit fails its checksum: it is computed
+    // again (leased), never trusted.
+    drop(core);
+    {
+        // sled lets go of its directory lock a few milliseconds after the last
+        // handle is dropped.
+        let t = std::time::Instant::now();
+        let db = loop {
+            match sled::open(&dir.0) {
+                Ok(db) => break db,
+                Err(_) if t.elapsed().as_secs() < 3 => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("sled: {e}"),
+            }
+        };
+        let memo = db.open_tree("batchmemo").expect("memo tree");
+        let (k, v) = memo
+            .iter()
+            .filter_map(Result::ok)
+            .find(|(k, _)| k.len() >= 48 && k[40..48] == 0u64.to_be_bytes())
+            .expect("the entry of trials 0..36");
+        let mut bad = v.to_vec();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        memo.insert(k, bad).expect("corrupt");
+        db.flush().expect("flush");
+    }
+    let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
+    let third = core.submit(spec(144)).await.expect("resubmit");
+    assert_eq!((third.batches_reused, third.batches_done), (3, 3));
+    let w = register(&core);
+    let got = exchange(&core, &w, vec![], 8).await;
+    let ranges: Vec<(u64, u64)> = got
+        .leases
+        .iter()
+        .map(|l| (l.trial_start, l.trial_end))
+        .collect();
+    assert_eq!(ranges, [(0, 36)]);
 }
 
 #[tokio::test]

@@ -74,8 +74,8 @@ pub struct Args {
     pub batch: u64,
     /// Embedded run: keep batch results in the store in this directory (created
     /// when missing). The same simulation again is answered from it, one with more
-    /// --matches plays only the new batches (bit-identical to a fresh run). Off by
-    /// default.
+    /// --matches (and the same --batch) plays only the new batches, bit-identical
+    /// to a fresh run. Off by default.
     #[arg(long, conflicts_with = "coordinator")]
     pub data: Option<std::path::PathBuf>,
 }

@@ -39,7 +39,8 @@ pub fn run_local(
                 None => None,
             };
             if found.is_some() {
-                bar.inc(plan.batch_range(b).end - plan.batch_range(b).start);
+                let range = plan.batch_range(b);
+                bar.inc(range.end - range.start);
             }
             results.push(found);
         }
