@@ -10,11 +10,6 @@ use common::cluster::{output_json, rollout_args, run, serve, spawn, with, work, 
 use common::fails;
 use std::process::Output;
 
-/// `args` run to the end as `bgfarm` with its output.
-fn run_args(args: &[String]) -> Output {
-    run(args)
-}
-
 /// The JSON of `jobs list --json` on `url`, one value per job, oldest first.
 fn jobs(url: &str) -> Vec<serde_json::Value> {
     let out = run(&["jobs", "list", "--json", "--coordinator", url].map(String::from));
@@ -87,15 +82,15 @@ fn cluster_rollouts_are_reused_extended_and_listed() {
     // The fresh run to compare with, embedded, started alongside.
     let fresh144 = spawn(&with(rollout_args("144"), &["--threads", "1"]));
 
-    let first = output_json(&run_args(&remote(rollout_args("72"))));
+    let first = output_json(&run(&remote(rollout_args("72"))));
     assert_eq!(last_counters(&url), (2, 0, 2));
     // The same rollout again: the stored result at once, no batch leased.
-    let again = output_json(&run_args(&remote(rollout_args("72"))));
+    let again = output_json(&run(&remote(rollout_args("72"))));
     assert_eq!(again, first);
     assert_eq!(last_counters(&url), (2, 2, 0));
     // 72 -> 144 trials: only the two new batches are leased, and the result is a
     // fresh 144-trial rollout's byte for byte.
-    let longer = run_args(&remote(rollout_args("144")));
+    let longer = run(&remote(rollout_args("144")));
     assert_eq!(last_counters(&url), (4, 2, 2));
     assert_eq!(longer.stdout, fresh144.output().stdout);
 
@@ -138,13 +133,13 @@ fn cluster_match_simulations_are_reused_and_extended() {
     let remote = |args: Vec<String>| with(args, &["--coordinator", &url]);
     let fresh = spawn(&with(sim_args("64"), &["--threads", "1"]));
     // 32 -> 64 matches in batches of 16 pairs: the second job leases one batch.
-    let sim32 = sim_json(&run_args(&remote(sim_args("32"))));
+    let sim32 = sim_json(&run(&remote(sim_args("32"))));
     assert_eq!(sim32["pairs"], 16);
     assert_eq!(last_counters(&url), (1, 0, 1));
-    let sim64 = sim_json(&run_args(&remote(sim_args("64"))));
+    let sim64 = sim_json(&run(&remote(sim_args("64"))));
     assert_eq!(last_counters(&url), (2, 1, 1));
     assert_eq!(sim64, sim_json(&fresh.output()));
-    let again = sim_json(&run_args(&remote(sim_args("64"))));
+    let again = sim_json(&run(&remote(sim_args("64"))));
     assert_eq!(last_counters(&url), (2, 2, 0));
     assert_eq!(again, sim64);
 }
