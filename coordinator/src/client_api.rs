@@ -1,4 +1,4 @@
-//! The client gRPC service: submit, get, watch, cancel, list.
+//! The client gRPC service: submit, get, watch, cancel, list jobs, list results.
 
 use crate::core::Core;
 use bgfarm_proto::v1;
@@ -7,6 +7,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
+
+/// Longest position ID `ListResults` takes (GNU Backgammon's have 14 characters).
+const MAX_POSITION_ID: usize = 64;
 
 /// [`ClientService`] over a [`Core`].
 pub struct ClientApi(pub Arc<Core>);
@@ -76,6 +79,22 @@ impl ClientService for ClientApi {
     ) -> Result<Response<v1::ListJobsResponse>, Status> {
         Ok(Response::new(v1::ListJobsResponse {
             jobs: self.0.list(),
+        }))
+    }
+
+    async fn list_results(
+        &self,
+        req: Request<v1::ListResultsRequest>,
+    ) -> Result<Response<v1::ListResultsResponse>, Status> {
+        let position_id = req.into_inner().position_id;
+        if position_id.is_empty() || position_id.len() > MAX_POSITION_ID {
+            return Err(Status::invalid_argument(format!(
+                "position ID of {} characters: a GNU Backgammon position ID has 14",
+                position_id.len()
+            )));
+        }
+        Ok(Response::new(v1::ListResultsResponse {
+            results: self.0.results_of(&position_id),
         }))
     }
 }

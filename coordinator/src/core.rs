@@ -10,6 +10,7 @@ use crate::job::Job;
 use crate::kind::Work;
 use crate::metrics::{self, Counters, Snapshot, WorkerLine};
 use crate::outcome::Outcome;
+use crate::reuse::reuse;
 use crate::workers::Workers;
 use bgfarm_proto::v1;
 use bgfarm_storage::{JobRecord, JobState, Store, StoreError};
@@ -63,6 +64,29 @@ pub(crate) fn record(job: &Job) -> JobRecord {
     }
 }
 
+/// `GetJob`'s answer for `job`: status, spec and aggregate so far.
+fn response(job: &Job, threads: u32) -> v1::GetJobResponse {
+    let a = job.aggregate();
+    v1::GetJobResponse {
+        status: Some(job.status(threads)),
+        spec: Some(job.spec.clone()),
+        aggregate: a.rollout,
+        match_sim_aggregate: a.match_sim,
+        study_cells: a.study_cells,
+    }
+}
+
+/// Whether `job` is a rollout asked about position `position_id`.
+fn asked_about(job: &Job, position_id: &str) -> bool {
+    match &job.spec.kind {
+        Some(v1::job_spec::Kind::Rollout(r)) => r
+            .query
+            .as_ref()
+            .is_some_and(|q| q.position_id == position_id),
+        _ => false,
+    }
+}
+
 /// Resumes stored job `rec`: batches with a stored result are done, every other
 /// one is pending again. `None` for a record this coordinator cannot read.
 fn resume(store: &Store, rec: &JobRecord) -> Result<Option<Job>, StoreError> {
@@ -111,6 +135,7 @@ impl Core {
             let Some(mut job) = resume(&store, &rec)? else {
                 continue;
             };
+            counters.batches_reused += reuse(&store, &mut job);
             if job.state != rec.state {
                 store.put_job(&record(&job))?;
             }
@@ -180,19 +205,33 @@ impl Core {
             Ok(rec.id)
         })
         .await?;
-        let mut st = self.lock();
-        let threads = st.workers.threads();
         let mut job = Job::new(id, spec, work, JobState::Queued);
         job.submitted = Some(SystemTime::now());
+        // Remembered batches are accepted before the job is visible to workers, so
+        // none of them is leased.
+        let store = self.store.clone();
+        let (mut job, reused) = blocking(move || {
+            let reused = reuse(&store, &mut job);
+            if job.state.is_final() {
+                store.put_job(&record(&job))?;
+            }
+            Ok((job, reused))
+        })
+        .await?;
+        let mut st = self.lock();
+        let threads = st.workers.threads();
         let _span = info_span!("job", job = id, kind = job.work.name()).entered();
         info!(
             units = job.work.units(),
             batches = job.batches.len(),
+            reused,
             "job submitted"
         );
+        job.publish(threads);
         let status = job.status(threads);
         st.jobs.insert(id, job);
         st.counters.jobs_submitted += 1;
+        st.counters.batches_reused += reused;
         Ok(status)
     }
 
@@ -203,14 +242,25 @@ impl Core {
             .jobs
             .get(&id)
             .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
-        let a = job.aggregate();
-        Ok(v1::GetJobResponse {
-            status: Some(job.status(st.workers.threads())),
-            spec: Some(job.spec.clone()),
-            aggregate: a.rollout,
-            match_sim_aggregate: a.match_sim,
-            study_cells: a.study_cells,
-        })
+        Ok(response(job, st.workers.threads()))
+    }
+
+    /// The finished rollouts asked about position `position_id` (a GNU Backgammon
+    /// position ID), oldest first, as `GetJob` answers them; a resubmission of the
+    /// same spec is listed once, under its first job.
+    pub fn results_of(&self, position_id: &str) -> Vec<v1::GetJobResponse> {
+        let st = self.lock();
+        let threads = st.workers.threads();
+        let mut seen: Vec<&v1::JobSpec> = Vec::new();
+        let mut out = Vec::new();
+        for j in st.jobs.values() {
+            if j.state == JobState::Done && asked_about(j, position_id) && !seen.contains(&&j.spec)
+            {
+                seen.push(&j.spec);
+                out.push(response(j, threads));
+            }
+        }
+        out
     }
 
     /// A receiver of job `id`'s progress.

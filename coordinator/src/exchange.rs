@@ -2,11 +2,13 @@
 
 use crate::batch::Lease;
 use crate::core::{record, store_err, Core, State};
+use crate::memo;
 use crate::outcome::Outcome;
+use crate::reuse::reuse;
 use crate::validate::check_batch;
 use crate::workers::WorkerInfo;
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
-use bgfarm_storage::{JobState, PutOutcome};
+use bgfarm_storage::{BlobKind, JobState, PutOutcome};
 use prost::Message;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -28,6 +30,8 @@ struct Checked {
     bytes: Vec<u8>,
     outcome: Outcome,
     units: u64,
+    /// Where the memory of computed batches keeps it ([`crate::memo::key`]).
+    memo_key: Vec<u8>,
 }
 
 fn ack(
@@ -110,6 +114,7 @@ impl Core {
             bytes,
             outcome,
             units: batch.trial_count(),
+            memo_key: memo::key(&job.identity, &batch.trials, &batch.active),
         })
     }
 
@@ -153,7 +158,7 @@ impl Core {
             }
             fp
         };
-        let outcomes = self.store_results(&accepted).await?;
+        let outcomes = self.store_results(&fingerprint, &accepted).await?;
         let mut finished = Vec::new();
         let mut touched = Vec::new();
         let leases = {
@@ -217,11 +222,22 @@ impl Core {
             // One progress message per job and exchange, not per result.
             touched.sort_unstable();
             touched.dedup();
+            // A wave released by these results: its remembered batches are accepted
+            // before any is leased (sled reads of a few batches, under the lock).
+            let mut reused = 0;
             for id in touched {
                 if let Some(job) = st.jobs.get_mut(&id) {
+                    if !job.unchecked.is_empty() {
+                        reused += reuse(&self.store, job);
+                        if job.state == JobState::Done {
+                            info!(job = job.id, "job done");
+                            finished.push(record(job));
+                        }
+                    }
                     job.publish(threads);
                 }
             }
+            st.counters.batches_reused += reused;
             for r in req.released {
                 Self::release(&mut st, &worker, &r);
             }
@@ -239,19 +255,30 @@ impl Core {
         Ok(v1::ExchangeResponse { acks, leases })
     }
 
-    /// Stores checked results (first result of a batch wins) and, when any is new,
+    /// Stores checked results (first result of a batch wins; a new one is also
+    /// remembered in the memory of computed batches) and, when any is new,
     /// waits until they are on disk: an acknowledged result survives a crash.
     ///
     /// The writes themselves run on this thread: a sled insert lands in memory and
     /// its log buffer (a few microseconds, 10^5 per second on one core), and the
     /// I/O happens in the group-committed flush ([`crate::durable`]) that is
     /// awaited without blocking the runtime.
-    async fn store_results(&self, accepted: &[Checked]) -> Result<Vec<PutOutcome>, Status> {
+    async fn store_results(
+        &self,
+        fingerprint: &str,
+        accepted: &[Checked],
+    ) -> Result<Vec<PutOutcome>, Status> {
+        let blobs = self.store.blobs(BlobKind::Batches);
         let outcomes = accepted
             .iter()
             .map(|c| {
-                self.store
-                    .put_result(c.batch.job_id, c.batch.batch_index, &c.bytes)
+                let put = self
+                    .store
+                    .put_result(c.batch.job_id, c.batch.batch_index, &c.bytes)?;
+                if put == PutOutcome::Inserted {
+                    memo::remember(&blobs, fingerprint, &c.memo_key, &c.bytes)?;
+                }
+                Ok(put)
             })
             .collect::<Result<Vec<_>, _>>()
             .map_err(store_err)?;

@@ -2,6 +2,7 @@
 
 use crate::batch::Batch;
 use crate::kind::Work;
+use crate::memo;
 use crate::outcome::{fold, Aggregate, Outcome};
 use crate::rate::Rate;
 use bgfarm_engine::rollout::Waves;
@@ -23,6 +24,8 @@ pub struct JobCounters {
     pub results_received: u64,
     /// Results for a batch that already had an accepted result.
     pub results_duplicate: u64,
+    /// Batches accepted from the memory of computed batches ([`crate::memo`]).
+    pub reused: u64,
 }
 
 /// A job being run (or finished, kept for `GetJob`).
@@ -37,6 +40,12 @@ pub struct Job {
     /// stale entries (batches since leased or done): they are skipped when popped,
     /// which keeps completing a batch O(1) (a job may have 10^6 batches).
     pub pending: VecDeque<u64>,
+    /// Batches released but not yet looked up in the memory of computed batches:
+    /// [`crate::reuse`] accepts the ones found there and queues the others in
+    /// `pending`, so a remembered batch is never leased.
+    pub unchecked: Vec<u64>,
+    /// The memo identity of the job's computation ([`crate::memo::identity`]).
+    pub identity: [u8; 32],
     /// Batches with an accepted result, and their units (trials or pairs).
     pub done: u64,
     pub units_done: u64,
@@ -74,20 +83,23 @@ impl Job {
         let released = waves
             .as_ref()
             .map_or(batches.len() as u64, |w| w.wave().end);
-        let pending = if state.is_final() {
-            VecDeque::new()
+        let unchecked = if state.is_final() {
+            Vec::new()
         } else {
             (0..released).collect()
         };
         let (progress, _) = watch::channel(v1::JobStatus::default());
+        let identity = memo::identity(&spec);
         let mut job = Job {
             id,
+            identity,
             spec,
             work,
             state,
             message: String::new(),
             batches,
-            pending,
+            pending: VecDeque::new(),
+            unchecked,
             done: 0,
             units_done: 0,
             counters: JobCounters::default(),
@@ -154,13 +166,14 @@ impl Job {
                 for b in next {
                     self.batches[b as usize].active = active.clone();
                     if !self.state.is_final() {
-                        self.pending.push_back(b);
+                        self.unchecked.push(b);
                     }
                 }
             }
             None if !self.state.is_final() => {
                 self.state = JobState::Done;
                 self.pending.clear();
+                self.unchecked.clear();
                 if self.done < self.batches.len() as u64 {
                     self.message = format!("stop rule met after {} trials", self.units_done);
                 }
@@ -174,6 +187,7 @@ impl Job {
         self.state = state;
         self.message = message;
         self.pending.clear();
+        self.unchecked.clear();
         for b in &mut self.batches {
             b.lease = None;
         }
@@ -196,6 +210,7 @@ impl Job {
             leases_expired: c.leases_expired,
             results_received: c.results_received,
             results_duplicate: c.results_duplicate,
+            batches_reused: c.reused,
             kind: self.work.label(),
         }
     }

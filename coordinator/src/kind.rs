@@ -45,6 +45,24 @@ fn fingerprint(f: &str, kind: &str) -> Result<String, String> {
     Ok(f.to_string())
 }
 
+/// Longest `RolloutQuery.input` accepted (an XGID has about 60 characters).
+const MAX_QUERY_INPUT: usize = 200;
+
+/// Checks a rollout's query label: a short position ID and input, and no dice or
+/// two dice of 1 to 6.
+fn check_query(q: Option<&v1::RolloutQuery>) -> Result<(), String> {
+    let Some(q) = q else { return Ok(()) };
+    if q.position_id.len() > 64 || q.input.len() > MAX_QUERY_INPUT {
+        return Err(format!(
+            "rollout query: position ID of at most 64 and input of at most {MAX_QUERY_INPUT} characters"
+        ));
+    }
+    if !(q.dice.is_empty() || q.dice.len() == 2 && q.dice.iter().all(|d| (1..=6).contains(d))) {
+        return Err("rollout query: dice must be two values of 1 to 6, or none".into());
+    }
+    Ok(())
+}
+
 impl Work {
     /// The work of a submitted (or stored) spec, validated; `Err` carries the
     /// message for INVALID_ARGUMENT, naming the field.
@@ -52,7 +70,10 @@ impl Work {
         match &spec.kind {
             Some(v1::job_spec::Kind::Rollout(r)) => Ok(Work::Rollout {
                 fingerprint: fingerprint(&r.fingerprint, "rollout")?,
-                plan: plan_from_wire(r).map_err(|e| e.0)?,
+                plan: {
+                    check_query(r.query.as_ref())?;
+                    plan_from_wire(r).map_err(|e| e.0)?
+                },
             }),
             Some(v1::job_spec::Kind::MatchSim(m)) => Ok(Work::MatchSim {
                 fingerprint: fingerprint(&m.fingerprint, "match-sim")?,

@@ -18,12 +18,14 @@ mod exchange;
 pub mod http;
 mod job;
 mod kind;
+pub mod memo;
 pub mod metrics;
 mod outcome;
 mod page;
 mod rate;
 mod reap;
 mod reply;
+mod reuse;
 #[cfg(test)]
 mod testutil;
 mod validate;

@@ -21,6 +21,8 @@ pub struct Counters {
     pub results_rejected: u64,
     /// Accepted results found in the store at start.
     pub batches_resumed: u64,
+    /// Batches accepted from the memory of computed batches, never leased.
+    pub batches_reused: u64,
 }
 
 /// One worker's line of metrics.
@@ -74,7 +76,7 @@ pub fn render(s: &Snapshot) -> String {
     for (state, n) in &s.jobs {
         let _ = writeln!(o.0, "bgfarm_jobs{{state=\"{state}\"}} {n}");
     }
-    let counters: [(&str, &str, u64); 10] = [
+    let counters: [(&str, &str, u64); 11] = [
         (
             "bgfarm_jobs_submitted_total",
             "Jobs submitted.",
@@ -124,6 +126,11 @@ pub fn render(s: &Snapshot) -> String {
             "bgfarm_batches_resumed_total",
             "Accepted results found in the store at start.",
             c.batches_resumed,
+        ),
+        (
+            "bgfarm_batches_reused_total",
+            "Batches found computed in the store's memory and accepted without a lease.",
+            c.batches_reused,
         ),
     ];
     for (name, help, v) in counters {

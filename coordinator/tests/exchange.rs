@@ -9,7 +9,7 @@ use bgfarm_engine::rollout::{
     Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings, OUTPUTS,
 };
 use bgfarm_engine::Position;
-use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
+use bgfarm_proto::convert::{plan_to_wire, stats_from_wire, stats_to_wire};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use bgfarm_storage::Store;
 use tonic::Code;
@@ -362,6 +362,120 @@ async fn stop_rules_gate_waves_prune_and_survive_a_restart() {
     let s = core.get(job).expect("get").status.unwrap_or_default();
     assert_eq!(s.state, v1::JobState::Done as i32);
     assert_eq!((s.batches_done, s.batches_resumed), (3, 1));
+
+    // The same job again replays the waves from the memory of computed batches
+    // (the pruned waves under their mask): done at submission, nothing leased.
+    let again = core.submit(jsd_spec()).await.expect("resubmit");
+    assert_eq!(again.state, v1::JobState::Done as i32);
+    assert_eq!((again.batches_reused, again.leases_granted), (3, 0));
+    assert_eq!(
+        core.get(again.job_id).expect("get").aggregate,
+        core.get(job).expect("get").aggregate
+    );
+    assert!(exchange(&core, &w, vec![], 8).await.leases.is_empty());
+}
+
+#[tokio::test]
+async fn a_longer_rollout_leases_only_its_new_batches() {
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("bgfarm-coord-memo-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
+    let job = core.submit(spec(72)).await.expect("submit").job_id;
+    let w = register(&core);
+    assert_eq!(exchange(&core, &w, vec![], 8).await.leases.len(), 2);
+    let (a, b) = (stats(36, 0.25), stats(36, -0.5));
+    let r = exchange(
+        &core,
+        &w,
+        vec![result(job, 0, a.clone()), result(job, 1, b.clone())],
+        0,
+    )
+    .await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted; 2]);
+
+    // 144 trials: batches 0 and 1 are remembered, only 2 and 3 are leased.
+    let longer = core.submit(spec(144)).await.expect("submit");
+    assert_eq!(longer.state, v1::JobState::Queued as i32);
+    assert_eq!((longer.batches_reused, longer.batches_done), (2, 2));
+    let got = exchange(&core, &w, vec![], 8).await;
+    let ranges: Vec<(u64, u64)> = got
+        .leases
+        .iter()
+        .map(|l| (l.trial_start, l.trial_end))
+        .collect();
+    assert_eq!(ranges, [(72, 108), (108, 144)]);
+    let id = longer.job_id;
+    let (c, d) = (stats(36, 0.125), stats(36, 1.0));
+    let r = exchange(
+        &core,
+        &w,
+        vec![result(id, 2, c.clone()), result(id, 3, d.clone())],
+        0,
+    )
+    .await;
+    assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted; 2]);
+    let s = core.get(id).expect("get").status.unwrap_or_default();
+    assert_eq!((s.state, s.leases_granted), (v1::JobState::Done as i32, 2));
+
+    // The aggregate is the four batches folded, as a fresh 144-trial job gives.
+    let mut total = RolloutStats::new(1);
+    for w in [a, b, c, d] {
+        total.merge(&stats_from_wire(&w).expect("stats"));
+    }
+    assert_eq!(
+        core.get(id).expect("get").aggregate,
+        Some(stats_to_wire(&total))
+    );
+
+    // After a restart the memory is still there: a resubmission leases nothing.
+    drop(core);
+    let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
+    let again = core.submit(spec(144)).await.expect("resubmit");
+    assert_eq!(
+        (again.state, again.batches_reused),
+        (v1::JobState::Done as i32, 4)
+    );
+
+    // A remembered batch with a flipped bit fails its checksum: it is computed
+    // again (leased), never trusted.
+    drop(core);
+    {
+        // sled lets go of its directory lock a few milliseconds after the last
+        // handle is dropped.
+        let t = std::time::Instant::now();
+        let db = loop {
+            match sled::open(&dir.0) {
+                Ok(db) => break db,
+                Err(_) if t.elapsed().as_secs() < 3 => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("sled: {e}"),
+            }
+        };
+        let memo = db.open_tree("batchmemo").expect("memo tree");
+        let (k, v) = memo
+            .iter()
+            .filter_map(Result::ok)
+            .find(|(k, _)| k.len() >= 48 && k[40..48] == 0u64.to_be_bytes())
+            .expect("the entry of trials 0..36");
+        let mut bad = v.to_vec();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        memo.insert(k, bad).expect("corrupt");
+        db.flush().expect("flush");
+    }
+    let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
+    let third = core.submit(spec(144)).await.expect("resubmit");
+    assert_eq!((third.batches_reused, third.batches_done), (3, 3));
+    let w = register(&core);
+    let got = exchange(&core, &w, vec![], 8).await;
+    let ranges: Vec<(u64, u64)> = got
+        .leases
+        .iter()
+        .map(|l| (l.trial_start, l.trial_end))
+        .collect();
+    assert_eq!(ranges, [(0, 36)]);
 }
 
 #[tokio::test]

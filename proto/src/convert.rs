@@ -206,6 +206,7 @@ pub fn plan_to_wire(plan: &RolloutPlan, fingerprint: &str) -> v1::JobSpec {
             batch_size: plan.batch,
             fingerprint: fingerprint.to_string(),
             stop: stop_to_wire(&plan.stop),
+            query: None,
         })),
     }
 }

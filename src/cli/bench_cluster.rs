@@ -46,7 +46,8 @@ pub struct ClusterArgs {
     #[arg(long, default_value_t = 0)]
     pub truncate: u32,
     /// Directory for the stores (default: a fresh one under the temp directory,
-    /// removed afterwards). Put it on the disk whose fsync you want to measure.
+    /// removed afterwards). Put it on the disk whose fsync you want to measure. Its
+    /// `throughput` and `scaling-N` stores are recreated by every run.
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Only the coordinator capacity.

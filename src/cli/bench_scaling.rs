@@ -53,6 +53,9 @@ pub struct Timing {
 
 /// Times the job on `n` one-thread workers.
 pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, CliError> {
+    // A fresh store: one kept from an earlier run would answer the job from its
+    // memory of computed batches and measure nothing.
+    let _ = std::fs::remove_dir_all(data);
     let store = bgfarm_storage::Store::open(data)
         .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", data.display())))?;
     let core = Core::open(store, Config::default())?;

@@ -57,6 +57,8 @@ struct JsonStatus {
     leases_expired: u64,
     results_received: u64,
     results_duplicate: u64,
+    /// Batches found in the coordinator's memory of computed batches, never leased.
+    batches_reused: u64,
 }
 
 /// The state's name in lower case (`running`, `done`, ...).
@@ -86,6 +88,7 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
             leases_expired: s.leases_expired,
             results_received: s.results_received,
             results_duplicate: s.results_duplicate,
+            batches_reused: s.batches_reused,
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {

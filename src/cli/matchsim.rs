@@ -14,17 +14,21 @@
 //! from the timing) is bit-identical whatever the thread count, and also on a
 //! cluster (`--coordinator URL`, see `remote_sim`).
 
+use super::local_store::LocalStore;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
 use super::remote::{Access, RemoteArgs};
 use super::sim_flags::SimFlags;
+use super::sim_memo::run_with_store;
 use super::threads::pool;
 use super::CliError;
+use bgfarm_coordinator::split_batches;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{play_pair, ChequerPlay, CubeStrategy, SimPlan, SimSpec, SimStats};
+use bgfarm_proto::matchsim::sim_plan_to_wire;
 use bgfarm_report::sim_summary;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -63,10 +67,17 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub remote: RemoteArgs,
-    /// With --coordinator: duplicate pairs per batch (a multiple of 16). Does not
-    /// change the results; 64 pairs of 7-point matches are ~1 s on one core.
+    /// With --coordinator or --data: duplicate pairs per batch (a multiple of 16).
+    /// Does not change the results; 64 pairs of 7-point matches are ~1 s on one
+    /// core.
     #[arg(long, default_value_t = DEFAULT_SIM_BATCH)]
     pub batch: u64,
+    /// Embedded run: keep batch results in the store in this directory (created
+    /// when missing). The same simulation again is answered from it, one with more
+    /// --matches (and the same --batch) plays only the new batches, bit-identical
+    /// to a fresh run. Off by default.
+    #[arg(long, conflicts_with = "coordinator")]
+    pub data: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -153,7 +164,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
             super::remote_sim::match_sim(url, &access, args.json, &plan, &fp)?
         }
         None => {
-            let stats = pool.install(|| run_pairs(&plan.spec(), &eval, plan.pairs));
+            let stats = match &args.data {
+                Some(dir) => {
+                    let spec = sim_plan_to_wire(&plan, &fingerprint(&eval).to_string());
+                    let batches = split_batches(plan.pairs, plan.batch).len() as u64;
+                    let mut store = LocalStore::open(dir, spec, batches)?;
+                    let stats = run_with_store(&plan, &eval, &pool, &mut store)?;
+                    store.finish()?;
+                    stats
+                }
+                None => pool.install(|| run_pairs(&plan.spec(), &eval, plan.pairs)),
+            };
             (stats, pool.current_num_threads())
         }
     };

@@ -12,6 +12,7 @@ mod external;
 mod hint;
 mod input;
 mod jobs;
+mod local_store;
 mod matchsim;
 mod met;
 mod moves;
@@ -19,11 +20,13 @@ mod plan_errors;
 mod players;
 mod remote;
 mod remote_sim;
+mod results;
 mod rollout;
 mod runtime;
 mod serve;
 mod show;
 mod sim_flags;
+mod sim_memo;
 mod sim_table;
 mod study;
 mod threads;
@@ -77,6 +80,9 @@ enum Command {
     Work(work::Args),
     /// List, show, watch or cancel the jobs on a coordinator.
     Jobs(jobs::Args),
+    /// The stored rollouts of a position (on a coordinator or in a `--data` store):
+    /// settings, trials, equities and SE, or the full tables.
+    Results(results::Args),
     /// Play as GNU Backgammon's external player: FIBS board lines in over TCP, one
     /// move, roll, double, take, drop or beaver line out.
     External(external::Args),
@@ -100,6 +106,7 @@ pub fn run() -> Result<(), CliError> {
         Command::Serve(a) => serve::run(a),
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),
+        Command::Results(a) => results::run(a),
         Command::External(a) => external::run(a),
     }
 }

@@ -101,4 +101,11 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub remote: RemoteArgs,
+    /// Embedded run: keep batch results in the store in this directory (created
+    /// when missing). The same rollout again is answered from it at once, one with
+    /// more --trials (and the same --batch) computes only the new batches,
+    /// bit-identical to a fresh run, and `bgfarm results list POS --data DIR` lists
+    /// it. Off by default.
+    #[arg(long, conflicts_with = "coordinator")]
+    pub data: Option<std::path::PathBuf>,
 }

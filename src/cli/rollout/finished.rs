@@ -8,13 +8,16 @@ use bgfarm_report::rollout_rows::JsonCubeDecision;
 
 /// A finished rollout and how it ran.
 pub struct Finished<'a> {
+    /// The position as the user typed it.
+    pub position: &'a str,
     pub job: &'a RolloutJob,
     pub total: &'a RolloutStats,
     pub dice: Option<Dice>,
     /// The engine fingerprint.
     pub fingerprint: &'a str,
-    pub seconds: f64,
-    pub threads: usize,
+    /// Wall seconds and threads of the run; `None` for a stored result shown
+    /// again (`bgfarm results show`).
+    pub timing: Option<(f64, usize)>,
 }
 
 /// What the table prints besides the rows.

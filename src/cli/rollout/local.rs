@@ -4,21 +4,27 @@
 //! totals, and where stop rules end the rollout, are those of any thread count and
 //! of a cluster.
 
+use crate::cli::local_store::LocalStore;
 use crate::cli::remote::bar;
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{
     run_batch, FirstPlyCache, RolloutJob, RolloutPlan, RolloutStats, TrialScratch, Waves,
 };
+use bgfarm_proto::convert::{stats_from_wire, stats_to_wire};
+use bgfarm_proto::v1;
+use prost::Message;
 use rayon::prelude::*;
 
 /// Runs `plan` with `eval` on `pool`, showing progress unless `quiet`; returns the
-/// totals.
+/// totals. With a `store` (`--data`), batches found there are not run and the
+/// others are remembered.
 pub fn run_local(
     plan: &RolloutPlan,
     eval: &NeuralEvaluator<'_>,
     pool: &rayon::ThreadPool,
     quiet: bool,
+    mut store: Option<&mut LocalStore>,
 ) -> Result<RolloutStats, CliError> {
     let bar = bar(quiet, plan.trials, "trials")?;
     let cache = FirstPlyCache::default();
@@ -26,12 +32,28 @@ pub fn run_local(
     let mut wave = Some(waves.wave());
     while let Some(batches) = wave {
         let active = waves.active();
-        let results: Vec<RolloutStats> = pool.install(|| {
-            batches
-                .into_par_iter()
+        let mut results: Vec<Option<RolloutStats>> = Vec::new();
+        for b in batches.clone() {
+            let found = match store.as_deref_mut() {
+                Some(s) => s.lookup(b, &plan.batch_range(b), active, decode)?,
+                None => None,
+            };
+            if found.is_some() {
+                let range = plan.batch_range(b);
+                bar.inc(range.end - range.start);
+            }
+            results.push(found);
+        }
+        let missing: Vec<u64> = batches
+            .clone()
+            .filter(|&b| results[(b - batches.start) as usize].is_none())
+            .collect();
+        let computed: Vec<RolloutStats> = pool.install(|| {
+            missing
+                .par_iter()
                 .map_init(
                     || TrialScratch::new(eval),
-                    |scratch, b| {
+                    |scratch, &b| {
                         let range = plan.batch_range(b);
                         let n = range.end - range.start;
                         let r =
@@ -42,11 +64,24 @@ pub fn run_local(
                 )
                 .collect()
         });
+        for (b, r) in missing.into_iter().zip(computed) {
+            if let Some(s) = store.as_deref_mut() {
+                let bytes = stats_to_wire(&r).encode_to_vec();
+                s.remember(b, &plan.batch_range(b), active, bytes)?;
+            }
+            results[(b - batches.start) as usize] = Some(r);
+        }
+        let results: Vec<RolloutStats> = results.into_iter().flatten().collect();
         wave = waves.finish_wave(&results);
         bar.set_message(leaders(&plan.job, waves.total()));
     }
     bar.finish_and_clear();
     Ok(waves.into_total())
+}
+
+/// A remembered batch result (a wire `BatchStats`), or `None` when unreadable.
+fn decode(bytes: &[u8]) -> Option<RolloutStats> {
+    stats_from_wire(&v1::BatchStats::decode(bytes).ok()?).ok()
 }
 
 /// The two best candidates so far, for the progress bar.

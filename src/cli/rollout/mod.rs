@@ -9,19 +9,23 @@ mod args;
 mod finished;
 mod local;
 mod plan;
+mod query;
 mod remote;
 mod report;
 mod table;
 
 pub use args::Args;
+pub use finished::Finished;
+pub use report::{match_score, report};
+pub use table::settings_line;
 
 use super::input::parse_position;
+use super::local_store::LocalStore;
 use super::nets::load_evaluator;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::Dice;
-use finished::Finished;
 use std::time::Instant;
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -38,22 +42,30 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let plan = plan::build(&args, &input, &eval, dice)?;
     let fp = fingerprint(&eval).to_string();
+    let spec = query::wire_spec(&plan, &fp, &args.position, &input, dice);
     let start = Instant::now();
     let (total, threads) = match &args.remote.coordinator {
-        Some(url) => remote::run_remote(url, &args, &plan, &fp)?,
+        Some(url) => remote::run_remote(url, &args, &plan, spec)?,
         None => {
             let pool = pool(args.threads)?;
-            let total = local::run_local(&plan, &eval, &pool, args.json)?;
+            let mut store = match &args.data {
+                Some(dir) => Some(LocalStore::open(dir, spec, plan.batches())?),
+                None => None,
+            };
+            let total = local::run_local(&plan, &eval, &pool, args.json, store.as_mut())?;
+            if let Some(s) = store {
+                s.finish()?;
+            }
             (total, pool.current_num_threads())
         }
     };
     let run = Finished {
+        position: &args.position,
         job: &plan.job,
         total: &total,
         dice,
         fingerprint: &fp,
-        seconds: start.elapsed().as_secs_f64(),
-        threads,
+        timing: Some((start.elapsed().as_secs_f64(), threads)),
     };
-    report::report(&args, &run)
+    report::report(args.json, &run)
 }

@@ -7,19 +7,20 @@ use super::args::Args;
 use crate::cli::remote::{bar, run_job, Access};
 use crate::cli::CliError;
 use bgfarm_engine::rollout::{RolloutPlan, RolloutStats};
-use bgfarm_proto::convert::{plan_to_wire, stats_from_wire};
+use bgfarm_proto::convert::stats_from_wire;
+use bgfarm_proto::v1;
 
-/// Runs `plan` on the coordinator at `url` and returns its statistics and the
+/// Runs `plan` (on the wire: `spec`) on the coordinator at `url` and returns its statistics and the
 /// threads of the workers that were alive.
 pub fn run_remote(
     url: &str,
     args: &Args,
     plan: &RolloutPlan,
-    fingerprint: &str,
+    spec: v1::JobSpec,
 ) -> Result<(RolloutStats, usize), CliError> {
     let access = Access::for_default_nets(&args.net, &args.remote)?;
     let bar = bar(args.json, plan.trials, "trials")?;
-    let (got, threads) = run_job(url, &access, plan_to_wire(plan, fingerprint), &bar, 1)?;
+    let (got, threads) = run_job(url, &access, spec, &bar, 1)?;
     let total =
         stats_from_wire(&got.aggregate.unwrap_or_default()).map_err(|e| CliError::msg(e.0))?;
     if total.per_candidate.len() != plan.job.candidates.len() {

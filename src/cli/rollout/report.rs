@@ -1,7 +1,6 @@
 //! The report of a rollout: its rows sorted best first and printed as one JSON
 //! object (with the settings) or as the table of [`super::table`].
 
-use super::args::Args;
 use super::finished::{Finished, Summary};
 use super::table::print_table;
 use crate::cli::CliError;
@@ -45,10 +44,10 @@ struct JsonSettings {
 }
 
 /// The settings of `job` as the JSON reports them.
-fn json_settings(args: &Args, job: &RolloutJob, match_score: Option<[u32; 2]>) -> JsonSettings {
+fn json_settings(job: &RolloutJob, match_score: Option<[u32; 2]>) -> JsonSettings {
     let s = &job.settings;
     JsonSettings {
-        ply: args.ply,
+        ply: s.chequer_ply,
         opponent_ply: s.opponent_ply,
         cube_ply: s.cube_ply,
         late: s.late.map(|(f, p)| [f, u32::from(p)]),
@@ -63,39 +62,41 @@ fn json_settings(args: &Args, job: &RolloutJob, match_score: Option<[u32; 2]>) -
     }
 }
 
-/// Prints the results of `run` as `args` asks: JSON or a table.
-pub fn report(args: &Args, run: &Finished<'_>) -> Result<(), CliError> {
-    let job = run.job;
-    let rows = ranked(job, run.total);
-    let decision = cube_decision(job, &rows, run.dice);
-    let match_score = match job.settings.cube {
+/// The match score of `job` (a match-play rollout) for the player on roll in the
+/// input position (`moves`: a rollout of the moves of a roll, whose candidates
+/// start with the opponent on roll).
+pub fn match_score(job: &RolloutJob, moves: bool) -> Option<[u32; 2]> {
+    match job.settings.cube {
         Some(CubeRules::Match { score }) => {
-            // Reported for the player on roll in the input position.
-            let s: MatchScore = if run.dice.is_some() {
-                score.flip()
-            } else {
-                score
-            };
+            let s: MatchScore = if moves { score.flip() } else { score };
             Some([s.away, s.opp_away])
         }
         _ => None,
-    };
-    if !args.json {
+    }
+}
+
+/// Prints the results of `run` as one JSON object (`json`) or a table.
+pub fn report(json: bool, run: &Finished<'_>) -> Result<(), CliError> {
+    let job = run.job;
+    let rows = ranked(job, run.total);
+    let decision = cube_decision(job, &rows, run.dice);
+    let match_score = match_score(job, run.dice.is_some());
+    if !json {
         let summary = Summary {
             run,
             match_score,
             decision,
         };
-        print_table(args, &rows, &summary);
+        print_table(&rows, &summary);
         return Ok(());
     }
     let out = JsonOut {
-        position: args.position.trim().to_string(),
+        position: run.position.trim().to_string(),
         dice: run.dice.map(|d| [d.values().0, d.values().1]),
         candidates: rows,
-        seed: args.seed,
+        seed: job.seed,
         fingerprint: run.fingerprint.to_string(),
-        settings: json_settings(args, job, match_score),
+        settings: json_settings(job, match_score),
         cube_decision: decision,
     };
     println!("{}", serde_json::to_string(&out)?);

@@ -1,23 +1,48 @@
 //! The text table of a rollout: one line of settings, one row per candidate (best
 //! first, with its difference to the best) and the cube decision, if any.
 
-use super::args::Args;
 use super::finished::Summary;
-use bgfarm_engine::rollout::CubeRules;
+use bgfarm_engine::rollout::{CubeRules, RolloutJob};
 use bgfarm_report::rollout_rows::JsonCandidate;
 use bgfarm_report::rollout_table::{cells, columns, decision_text, text_line};
 
 /// Prints `rows` (best first) and the rest of `s` as a table.
-pub fn print_table(args: &Args, rows: &[JsonCandidate], s: &Summary<'_>) {
+pub fn print_table(rows: &[JsonCandidate], s: &Summary<'_>) {
     let run = s.run;
     let job = run.job;
     let cubeful = job.settings.cube.is_some();
     let what = match run.dice {
-        Some(d) => format!("moves of {d} in {}", args.position.trim()),
-        None => format!("{} (player on roll, before the roll)", args.position.trim()),
+        Some(d) => format!("moves of {d} in {}", run.position.trim()),
+        None => format!("{} (player on roll, before the roll)", run.position.trim()),
     };
     println!("Rollout of {what}");
-    let cube_text = match (job.settings.cube, s.match_score) {
+    println!(
+        "{}",
+        settings_line(job, s.match_score, rows.first().map_or(0, |r| r.trials))
+    );
+    let columns = columns(cubeful);
+    let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
+    println!("{}", text_line(&columns, &names));
+    for row in cells(rows) {
+        let vs_best = row.vs_best.map(|d| format!("  ({d})")).unwrap_or_default();
+        println!("{}{vs_best}", text_line(&columns, &row.cells));
+    }
+    if let Some(d) = &s.decision {
+        println!("  cube: {}", decision_text(d));
+    }
+    match run.timing {
+        Some((seconds, threads)) => println!(
+            "  {seconds:.1} s on {threads} threads; engine {}",
+            run.fingerprint
+        ),
+        None => println!("  stored result; engine {}", run.fingerprint),
+    }
+}
+
+/// The settings line of a rollout of `job` with `trials` trials per candidate
+/// (`match_score` for the player on roll in the input position, in match play).
+pub fn settings_line(job: &RolloutJob, match_score: Option<[u32; 2]>, trials: u64) -> String {
+    let cube_text = match (job.settings.cube, match_score) {
         (None, _) => "cubeless".to_string(),
         (Some(CubeRules::Money { jacoby }), _) => {
             format!("cubeful money{}", if jacoby { ", Jacoby" } else { "" })
@@ -30,10 +55,10 @@ pub fn print_table(args: &Args, rows: &[JsonCandidate], s: &Summary<'_>) {
     } else {
         cube_text
     };
-    println!(
+    format!(
         "  {} trials/candidate, seed {}, {}-ply chequer play{}{}, {cube_text}, VR {:?}{}",
-        rows.first().map_or(0, |r| r.trials),
-        args.seed,
+        trials,
+        job.seed,
         job.settings.chequer_ply,
         job.settings
             .opponent_ply
@@ -48,19 +73,5 @@ pub fn print_table(args: &Args, rows: &[JsonCandidate], s: &Summary<'_>) {
             .truncate
             .map(|t| format!(", truncated at {t} plies"))
             .unwrap_or_default()
-    );
-    let columns = columns(cubeful);
-    let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
-    println!("{}", text_line(&columns, &names));
-    for row in cells(rows) {
-        let vs_best = row.vs_best.map(|d| format!("  ({d})")).unwrap_or_default();
-        println!("{}{vs_best}", text_line(&columns, &row.cells));
-    }
-    if let Some(d) = &s.decision {
-        println!("  cube: {}", decision_text(d));
-    }
-    println!(
-        "  {:.1} s on {} threads; engine {}",
-        run.seconds, run.threads, run.fingerprint
-    );
+    )
 }
