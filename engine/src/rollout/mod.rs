@@ -12,6 +12,7 @@
 
 pub mod cubeful;
 pub mod dice;
+pub mod first_ply;
 pub mod luck;
 pub mod plan;
 pub mod stats;
@@ -27,8 +28,9 @@ pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;
 pub use stop::StopRules;
+pub use first_ply::{first_ply_keys, FirstPlyCache, FirstPlyKey, RollTable};
 pub use trial::{
-    outcome_targets, run_trial, run_trial_visiting, FirstPlyCache, Luck, TrialScratch,
+    outcome_targets, run_trial, run_trial_visiting, Luck, TrialScratch,
     TrialSettings, Visited, MAX_TRIAL_PLY, OUTPUTS,
 };
 pub use waves::Waves;

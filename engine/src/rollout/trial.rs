@@ -23,6 +23,7 @@
 
 use super::cubeful::{CubeRules, CubeStart, CubeTrack};
 use super::dice::TrialDice;
+use super::first_ply::{FirstPlyCache, FirstPlyKey, RollTable, CACHED_PLIES};
 pub use super::luck::RANKED_KEEP;
 use super::luck::{play_after_ranked, ranked_values, LuckScratch};
 use crate::cube::life::default_x;
@@ -175,14 +176,6 @@ fn searched(
     }
 }
 
-/// What a trial needs at one state before its roll, for each of the 21 rolls: the
-/// luck value `V(S, r)` (mover's side) and the position after the policy's move.
-#[derive(Clone, Copy)]
-pub struct RollTable {
-    values: [Probs; 21],
-    next: [Position; 21],
-}
-
 fn roll_table(
     eval: &NeuralEvaluator<'_>,
     luck: Luck,
@@ -211,51 +204,6 @@ fn roll_table(
         t.values = ranked_values(eval, &mut s.eval, &mut s.luck, pos);
     }
     t
-}
-
-/// Per-rollout cache of [`RollTable`]s for the first plies of trials: every trial
-/// starts from the same position and the policy is deterministic, so ply 0 has one
-/// state and ply 1 about 21; computing their 21 best moves once instead of in every
-/// trial is the "first-move cache" (values are a pure function of the position, so
-/// the cache cannot change a result).
-#[derive(Default)]
-pub struct FirstPlyCache {
-    /// Keyed by the position and the chequer-play depth of its moves.
-    map: std::sync::Mutex<std::collections::HashMap<(Position, u8), RollTable>>,
-}
-
-/// Plies of each trial served from the [`FirstPlyCache`].
-pub const CACHED_PLIES: u32 = 2;
-
-impl FirstPlyCache {
-    fn get_or_compute(
-        &self,
-        eval: &NeuralEvaluator<'_>,
-        luck: Luck,
-        depth: u8,
-        s: &mut TrialScratch,
-        pos: &Position,
-    ) -> RollTable {
-        let key = (*pos, depth);
-        if let Some(t) = self.map.lock().ok().and_then(|m| m.get(&key).copied()) {
-            return t;
-        }
-        let t = roll_table(eval, luck, depth, s, pos);
-        if let Ok(mut m) = self.map.lock() {
-            m.insert(key, t);
-        }
-        t
-    }
-
-    /// States cached so far.
-    pub fn len(&self) -> usize {
-        self.map.lock().map_or(0, |m| m.len())
-    }
-
-    /// True when nothing is cached.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Plays trial `trial` from `start` (player on roll, before the roll) and returns the
@@ -368,7 +316,12 @@ pub fn run_trial_visiting(
         let depth = settings.chequer_ply_at(ply, root_moves != start_is_opponent);
         let next = match (cache, policy) {
             (Some(c), None) if ply < CACHED_PLIES => {
-                let t = c.get_or_compute(eval, settings.luck, depth, s, &pos);
+                let key = FirstPlyKey {
+                    luck: settings.luck,
+                    depth,
+                    pos,
+                };
+                let t = c.get_or_compute(key, || roll_table(eval, settings.luck, depth, s, &pos));
                 if settings.luck != Luck::Off {
                     add_luck(&mut luck, &t.values, actual_k, root_moves);
                     if let Some(tr) = &track {
