@@ -6,13 +6,14 @@
 
 use crate::config::Config;
 use crate::durable::Durable;
+use crate::first_ply::Sent;
 use crate::job::Job;
 use crate::kind::Work;
-use crate::metrics::{self, Counters, Snapshot, WorkerLine};
+use crate::metrics::{self, Counters, Snapshot, TableLine, WorkerLine};
 use crate::outcome::Outcome;
 use crate::workers::Workers;
 use bgfarm_proto::v1;
-use bgfarm_storage::{JobRecord, JobState, Store, StoreError};
+use bgfarm_storage::{BlobKind, JobRecord, JobState, Store, StoreError};
 use prost::Message;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,6 +27,8 @@ pub(crate) struct State {
     pub workers: Workers,
     pub next_worker: u64,
     pub counters: Counters,
+    /// First-move tables each worker has of each job ([`crate::first_ply`]).
+    pub first_ply_sent: Sent,
 }
 
 /// The coordinator: jobs, leases, workers and the store.
@@ -132,6 +135,7 @@ impl Core {
             workers: Workers::default(),
             next_worker: 0,
             counters,
+            first_ply_sent: Sent::default(),
         };
         let durable = Durable::start(store.clone())
             .map_err(|e| StoreError::Corrupt(format!("cannot start the flusher: {e}")))?;
@@ -310,6 +314,7 @@ impl Core {
                 batches_pending: pending,
                 batches_leased: leased,
                 workers,
+                first_ply: TableLine::of(&self.store.blobs(BlobKind::FirstPly)),
                 flushes: self.durable.flushes(),
                 store_healthy: self.durable.healthy(),
                 uptime_s: now.duration_since(self.started).as_secs_f64(),

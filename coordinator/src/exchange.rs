@@ -28,6 +28,8 @@ struct Checked {
     bytes: Vec<u8>,
     outcome: Outcome,
     units: u64,
+    /// First-move tables the worker computed for the job.
+    first_ply: Vec<v1::FirstPlyEntry>,
 }
 
 fn ack(
@@ -110,6 +112,7 @@ impl Core {
             bytes,
             outcome,
             units: batch.trial_count(),
+            first_ply: Vec::new(),
         })
     }
 
@@ -143,7 +146,10 @@ impl Core {
                     job.counters.results_received += 1;
                 }
                 match Self::check(&st, &fp, &r) {
-                    Ok(c) => accepted.push(c),
+                    Ok(mut c) => {
+                        c.first_ply = r.first_ply;
+                        accepted.push(c);
+                    }
                     Err(m) => {
                         warn!(worker = %worker, job = b.job_id, batch = b.batch_index, "result rejected: {m}");
                         st.counters.results_rejected += 1;
@@ -159,8 +165,11 @@ impl Core {
         let leases = {
             let mut st = self.lock();
             let threads = st.workers.threads();
-            for (c, outcome) in accepted.into_iter().zip(outcomes) {
+            for (mut c, outcome) in accepted.into_iter().zip(outcomes) {
                 let b = c.batch;
+                if !matches!(outcome, PutOutcome::Different(_)) {
+                    self.keep_first_ply(&mut st, &worker, b.job_id, std::mem::take(&mut c.first_ply));
+                }
                 let _span = info_span!("batch", job = b.job_id, batch = b.batch_index).entered();
                 let verdict = match outcome {
                     PutOutcome::Inserted | PutOutcome::Same => {
@@ -299,18 +308,27 @@ impl Core {
         let deadline = now + self.config.lease_timeout;
         let mut out = Vec::new();
         let (mut granted, mut retries, mut bytes) = (0u64, 0u64, 0usize);
-        for job in st.jobs.values_mut() {
+        Self::forget_sent(st);
+        let ids: Vec<u64> = st.jobs.keys().copied().collect();
+        for id in ids {
+            let Some(job) = st.jobs.get_mut(&id) else {
+                continue;
+            };
             if out.len() >= want {
                 break;
             }
             if job.state.is_final() || job.work.fingerprint() != fingerprint {
                 continue;
             }
+            let (limit, tables) = self.first_ply_gate(job);
             let spec_bytes = job.spec.encoded_len();
             let before = out.len();
             let mut skipped = VecDeque::new();
             // At least one lease, whatever its size: a worker must make progress.
-            while out.len() < want && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES) {
+            while out.len() < want
+                && out.len() - before < limit
+                && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES)
+            {
                 let Some(b) = job.pending.pop_front() else {
                     break;
                 };
@@ -343,6 +361,7 @@ impl Core {
                     trial_start: batch.trials.start,
                     trial_end: batch.trials.end,
                     active: batch.active.clone(),
+                    first_ply: Vec::new(),
                 });
             }
             while let Some(b) = skipped.pop_back() {
@@ -350,6 +369,13 @@ impl Core {
             }
             let n = (out.len() - before) as u64;
             if n > 0 {
+                // The first lease of the job carries the tables this worker lacks.
+                let first_ply = Self::first_ply_for(st, worker, id, &tables);
+                bytes += first_ply.iter().map(|e| e.key.len() + e.table.len()).sum::<usize>();
+                out[before].first_ply = first_ply;
+                let Some(job) = st.jobs.get_mut(&id) else {
+                    continue;
+                };
                 job.counters.leases_granted += n;
                 granted += n;
                 if job.state == JobState::Queued {

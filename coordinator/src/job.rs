@@ -1,6 +1,7 @@
 //! A job in memory: its spec, its batches, its counters and its progress channel.
 
 use crate::batch::Batch;
+use crate::first_ply::JobTables;
 use crate::kind::Work;
 use crate::outcome::{fold, Aggregate, Outcome};
 use crate::rate::Rate;
@@ -23,6 +24,9 @@ pub struct JobCounters {
     pub results_received: u64,
     /// Results for a batch that already had an accepted result.
     pub results_duplicate: u64,
+    /// First-move tables workers handed in, and stored ones sent with leases.
+    pub first_ply_computed: u64,
+    pub first_ply_served: u64,
 }
 
 /// A job being run (or finished, kept for `GetJob`).
@@ -50,6 +54,8 @@ pub struct Job {
     /// Units of the results this process accepted, per second (the page's rate and
     /// ETA).
     pub rate: Rate,
+    /// Rollouts: what is known of the first-move tables ([`crate::first_ply`]).
+    pub first_ply: JobTables,
 }
 
 /// The wire form of a stored job state.
@@ -95,6 +101,7 @@ impl Job {
             progress,
             submitted: None,
             rate: Rate::new(Instant::now()),
+            first_ply: JobTables::default(),
         };
         job.publish(0);
         job
@@ -197,6 +204,8 @@ impl Job {
             results_received: c.results_received,
             results_duplicate: c.results_duplicate,
             kind: self.work.label(),
+            first_ply_computed: c.first_ply_computed,
+            first_ply_served: c.first_ply_served,
         }
     }
 

@@ -15,6 +15,7 @@ mod config;
 mod core;
 mod durable;
 mod exchange;
+mod first_ply;
 pub mod http;
 mod job;
 mod kind;
