@@ -57,6 +57,10 @@ struct JsonStatus {
     leases_expired: u64,
     results_received: u64,
     results_duplicate: u64,
+    /// Rollouts: first-move tables workers computed and handed in, and stored
+    /// tables sent to workers (each a search not repeated).
+    first_ply_computed: u64,
+    first_ply_served: u64,
 }
 
 /// The state's name in lower case (`running`, `done`, ...).
@@ -86,6 +90,8 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
             leases_expired: s.leases_expired,
             results_received: s.results_received,
             results_duplicate: s.results_duplicate,
+            first_ply_computed: s.first_ply_computed,
+            first_ply_served: s.first_ply_served,
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {

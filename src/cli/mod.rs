@@ -25,6 +25,7 @@ mod serve;
 mod show;
 mod sim_flags;
 mod sim_table;
+mod store;
 mod study;
 mod threads;
 mod work;
@@ -77,6 +78,10 @@ enum Command {
     Work(work::Args),
     /// List, show, watch or cancel the jobs on a coordinator.
     Jobs(jobs::Args),
+    /// A coordinator's store of computed work (first-move tables, batch results):
+    /// entries per engine, and pruning those of other engines (stop the coordinator
+    /// first).
+    Store(store::Args),
     /// Play as GNU Backgammon's external player: FIBS board lines in over TCP, one
     /// move, roll, double, take, drop or beaver line out.
     External(external::Args),
@@ -100,6 +105,7 @@ pub fn run() -> Result<(), CliError> {
         Command::Serve(a) => serve::run(a),
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),
+        Command::Store(a) => store::run(a),
         Command::External(a) => external::run(a),
     }
 }
