@@ -28,8 +28,6 @@ struct Checked {
     bytes: Vec<u8>,
     outcome: Outcome,
     units: u64,
-    /// First-move tables the worker computed for the job.
-    first_ply: Vec<v1::FirstPlyEntry>,
 }
 
 fn ack(
@@ -112,7 +110,6 @@ impl Core {
             bytes,
             outcome,
             units: batch.trial_count(),
-            first_ply: Vec::new(),
         })
     }
 
@@ -146,8 +143,9 @@ impl Core {
                     job.counters.results_received += 1;
                 }
                 match Self::check(&st, &fp, &r) {
-                    Ok(mut c) => {
-                        c.first_ply = r.first_ply;
+                    Ok(c) => {
+                        // Stored before the results' flush, which makes them durable.
+                        self.keep_first_ply(&mut st, &worker, b.job_id, r.first_ply);
                         accepted.push(c);
                     }
                     Err(m) => {
@@ -165,11 +163,8 @@ impl Core {
         let leases = {
             let mut st = self.lock();
             let threads = st.workers.threads();
-            for (mut c, outcome) in accepted.into_iter().zip(outcomes) {
+            for (c, outcome) in accepted.into_iter().zip(outcomes) {
                 let b = c.batch;
-                if !matches!(outcome, PutOutcome::Different(_)) {
-                    self.keep_first_ply(&mut st, &worker, b.job_id, std::mem::take(&mut c.first_ply));
-                }
                 let _span = info_span!("batch", job = b.job_id, batch = b.batch_index).entered();
                 let verdict = match outcome {
                     PutOutcome::Inserted | PutOutcome::Same => {
