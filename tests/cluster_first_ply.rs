@@ -113,8 +113,8 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
     drop((c, w1, w2));
     let c = coordinator(&dir);
     let _w = work(&dir, "w3", &c.url, &[]);
-    let (remote, embedded) = both(searched("36"), &c.url);
-    assert_eq!(remote, embedded);
+    let again = spawn(&with(searched("72"), &["--coordinator", &c.url]));
+    assert_eq!(output_json(&again.output()), embedded);
     let job = newest_job(&c.url);
     assert_eq!(counter(&job, "first_ply_computed"), 0, "{job}");
     assert_eq!(
@@ -168,5 +168,4 @@ fn store_commands_refuse_bad_input() {
         "no store at",
     );
     fails(&["serve", "--data", "/tmp/x", "--cache-cap", "0"], "--cache-cap");
-    fails(&["serve", "--data", "/tmp/x", "--cache-cap", "many"], "--cache-cap");
 }
