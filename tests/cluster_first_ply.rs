@@ -137,20 +137,20 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
         store.flush().expect("flush");
     }
     let stats = output_json(&run(
-        &["store", "stats", "--json", "--data", path(&data)].map(String::from),
+        &["store", "stats", "--json", "--data", path(&data)].map(String::from)
     ));
     let first = &stats["kinds"][0];
     assert_eq!(first["kind"], "first_ply");
     assert_eq!(first["entries"], entries + 3, "{stats}");
     let pruned = output_json(&run(
-        &["store", "prune", "--json", "--data", path(&data)].map(String::from),
+        &["store", "prune", "--json", "--data", path(&data)].map(String::from)
     ));
     assert_eq!(pruned["removed_total"], 6, "{pruned}");
     assert!(pruned["removed"]
         .as_array()
         .is_some_and(|r| r.iter().all(|x| x["fingerprint"] == "an-old-engine")));
     let stats = output_json(&run(
-        &["store", "stats", "--json", "--data", path(&data)].map(String::from),
+        &["store", "stats", "--json", "--data", path(&data)].map(String::from)
     ));
     assert_eq!(stats["kinds"][0]["entries"], entries, "{stats}");
     assert_eq!(stats["kinds"][1]["entries"], 0, "{stats}");
@@ -167,5 +167,8 @@ fn store_commands_refuse_bad_input() {
         &["store", "prune", "--data", "/nonexistent/bgfarm-store"],
         "no store at",
     );
-    fails(&["serve", "--data", "/tmp/x", "--cache-cap", "0"], "--cache-cap");
+    fails(
+        &["serve", "--data", "/tmp/x", "--cache-cap", "0"],
+        "--cache-cap",
+    );
 }

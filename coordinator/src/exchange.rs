@@ -366,7 +366,10 @@ impl Core {
             if n > 0 {
                 // The first lease of the job carries the tables this worker lacks.
                 let first_ply = Self::first_ply_for(st, worker, id, &tables);
-                bytes += first_ply.iter().map(|e| e.key.len() + e.table.len()).sum::<usize>();
+                bytes += first_ply
+                    .iter()
+                    .map(|e| e.key.len() + e.table.len())
+                    .sum::<usize>();
                 out[before].first_ply = first_ply;
                 let Some(job) = st.jobs.get_mut(&id) else {
                     continue;

@@ -107,7 +107,11 @@ impl Core {
         job: u64,
         entries: &[EntryBytes],
     ) -> Vec<v1::FirstPlyEntry> {
-        let sent = st.first_ply_sent.0.entry((worker.to_string(), job)).or_default();
+        let sent = st
+            .first_ply_sent
+            .0
+            .entry((worker.to_string(), job))
+            .or_default();
         let out: Vec<v1::FirstPlyEntry> = entries
             .iter()
             .filter(|(k, _)| sent.insert(k.clone()))

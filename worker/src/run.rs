@@ -246,7 +246,10 @@ impl Worker {
         }
         for e in &lease.first_ply {
             if let Err(m) = cache.import(&e.key, &e.table) {
-                warn!(job = b.job_id, "first-move table from the coordinator refused: {m}");
+                warn!(
+                    job = b.job_id,
+                    "first-move table from the coordinator refused: {m}"
+                );
             }
         }
         let (eval, fp, tx) = (self.eval.clone(), self.fingerprint.clone(), self.tx.clone());

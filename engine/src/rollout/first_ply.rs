@@ -164,13 +164,18 @@ impl FirstPlyCache {
         key: FirstPlyKey,
         compute: impl FnOnce() -> RollTable,
     ) -> RollTable {
-        if let Some(t) = self.inner.lock().ok().and_then(|m| m.map.get(&key).copied()) {
+        if let Some(t) = self
+            .inner
+            .lock()
+            .ok()
+            .and_then(|m| m.map.get(&key).copied())
+        {
             return t;
         }
         let t = compute();
         if let Ok(mut m) = self.inner.lock() {
-            if !m.map.contains_key(&key) {
-                m.map.insert(key, t);
+            if let std::collections::hash_map::Entry::Vacant(e) = m.map.entry(key) {
+                e.insert(t);
                 m.computed.push(key);
             }
         }
@@ -347,7 +352,10 @@ mod tests {
         assert!(FirstPlyKey::from_bytes(&bad).is_err(), "a luck mode");
         bad = k.clone();
         bad[5] = 40;
-        assert!(FirstPlyKey::from_bytes(&bad).is_err(), "an impossible position");
+        assert!(
+            FirstPlyKey::from_bytes(&bad).is_err(),
+            "an impossible position"
+        );
         assert!(RollTable::from_bytes(&v[..v.len() - 1]).is_err());
         let mut badv = v.clone();
         let n = badv.len();

@@ -24,14 +24,14 @@ use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Player;
 use crate::position::Position;
 pub use cubeful::{CubeRules, CubeStart};
+pub use first_ply::{first_ply_keys, FirstPlyCache, FirstPlyKey, RollTable};
 pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;
 pub use stop::StopRules;
-pub use first_ply::{first_ply_keys, FirstPlyCache, FirstPlyKey, RollTable};
 pub use trial::{
-    outcome_targets, run_trial, run_trial_visiting, Luck, TrialScratch,
-    TrialSettings, Visited, MAX_TRIAL_PLY, OUTPUTS,
+    outcome_targets, run_trial, run_trial_visiting, Luck, TrialScratch, TrialSettings, Visited,
+    MAX_TRIAL_PLY, OUTPUTS,
 };
 pub use waves::Waves;
 
