@@ -6,7 +6,7 @@
 
 use crate::config::Config;
 use crate::durable::Durable;
-use crate::first_ply::Sent;
+use crate::first_ply_known::Sent;
 use crate::job::Job;
 use crate::kind::Work;
 use crate::metrics::{self, Counters, Snapshot, TableLine, WorkerLine};

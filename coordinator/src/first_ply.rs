@@ -22,25 +22,12 @@ use bgfarm_engine::rollout::first_ply::EntryBytes;
 use bgfarm_engine::rollout::{first_ply_keys, FirstPlyKey, RollTable, RolloutPlan};
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobKind, BlobPut};
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use tracing::warn;
 
 /// Tables one result may hand in: a candidate needs at most 22 and a job has at
 /// most a few hundred candidates; anything beyond is refused unread.
 const MAX_ENTRIES: usize = 1 << 14;
-
-/// What the coordinator knows of one rollout job's tables.
-#[derive(Default)]
-pub struct JobTables {
-    /// Every table the job needs, once the store held them all (they are then
-    /// served from here, whatever the store evicts later).
-    complete: Option<Arc<Vec<EntryBytes>>>,
-}
-
-/// The keys (bytes) of the tables each (worker, job) was sent or handed in.
-#[derive(Default)]
-pub struct Sent(HashMap<(String, u64), HashSet<Vec<u8>>>);
 
 /// The tables of a job stored now, and whether they are all it needs; `deep` when
 /// any of its first plies searches (depth > 0).
@@ -107,11 +94,7 @@ impl Core {
         job: u64,
         entries: &[EntryBytes],
     ) -> Vec<v1::FirstPlyEntry> {
-        let sent = st
-            .first_ply_sent
-            .0
-            .entry((worker.to_string(), job))
-            .or_default();
+        let sent = st.first_ply_sent.of(worker.to_string(), job);
         let out: Vec<v1::FirstPlyEntry> = entries
             .iter()
             .filter(|(k, _)| sent.insert(k.clone()))
@@ -170,18 +153,13 @@ impl Core {
         j.counters.first_ply_computed += computed;
         st.counters.first_ply_computed += computed;
         st.counters.first_ply_conflicts += conflicts;
-        st.first_ply_sent
-            .0
-            .entry((worker.to_string(), job))
-            .or_default()
-            .extend(kept);
+        st.first_ply_sent.of(worker.to_string(), job).extend(kept);
     }
 
     /// Forgets what was sent for jobs that are finished or gone.
     pub(crate) fn forget_sent(st: &mut State) {
         let jobs = &st.jobs;
         st.first_ply_sent
-            .0
-            .retain(|(_, j), _| jobs.get(j).is_some_and(|j| !j.state.is_final()));
+            .retain(|j| jobs.get(&j).is_some_and(|j| !j.state.is_final()));
     }
 }

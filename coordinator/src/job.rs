@@ -1,7 +1,7 @@
 //! A job in memory: its spec, its batches, its counters and its progress channel.
 
 use crate::batch::Batch;
-use crate::first_ply::JobTables;
+use crate::first_ply_known::JobTables;
 use crate::kind::Work;
 use crate::outcome::{fold, Aggregate, Outcome};
 use crate::rate::Rate;

@@ -13,7 +13,7 @@
 //! coordinator stores them under the job's engine fingerprint and hands them to the
 //! next worker ([`FirstPlyCache::import`]); [`first_ply_keys`] lists what a job needs.
 
-use super::trial::{Luck, TrialSettings};
+use super::settings::{Luck, TrialSettings};
 use super::RolloutJob;
 use crate::eval::{terminal_probs, Probs};
 use crate::position::Position;

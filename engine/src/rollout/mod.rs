@@ -15,6 +15,7 @@ pub mod dice;
 pub mod first_ply;
 pub mod luck;
 pub mod plan;
+pub mod settings;
 pub mod stats;
 pub mod stop;
 pub mod trial;
