@@ -304,11 +304,7 @@ impl Core {
         let mut out = Vec::new();
         let (mut granted, mut retries, mut bytes) = (0u64, 0u64, 0usize);
         Self::forget_sent(st);
-        let ids: Vec<u64> = st.jobs.keys().copied().collect();
-        for id in ids {
-            let Some(job) = st.jobs.get_mut(&id) else {
-                continue;
-            };
+        for job in st.jobs.values_mut() {
             if out.len() >= want {
                 break;
             }
@@ -365,15 +361,18 @@ impl Core {
             let n = (out.len() - before) as u64;
             if n > 0 {
                 // The first lease of the job carries the tables this worker lacks.
-                let first_ply = Self::first_ply_for(st, worker, id, &tables);
+                let first_ply = Self::first_ply_for(
+                    &mut st.first_ply_sent,
+                    &mut st.counters,
+                    job,
+                    worker,
+                    &tables,
+                );
                 bytes += first_ply
                     .iter()
                     .map(|e| e.key.len() + e.table.len())
                     .sum::<usize>();
                 out[before].first_ply = first_ply;
-                let Some(job) = st.jobs.get_mut(&id) else {
-                    continue;
-                };
                 job.counters.leases_granted += n;
                 granted += n;
                 if job.state == JobState::Queued {

@@ -16,8 +16,10 @@
 //! ~21 evaluations, less than the lost parallelism).
 
 use crate::core::{Core, State};
+use crate::first_ply_known::Sent;
 use crate::job::Job;
 use crate::kind::Work;
+use crate::metrics::Counters;
 use bgfarm_engine::rollout::first_ply::EntryBytes;
 use bgfarm_engine::rollout::{first_ply_keys, FirstPlyKey, RollTable, RolloutPlan};
 use bgfarm_proto::v1;
@@ -89,12 +91,13 @@ impl Core {
     /// The tables of `entries` that `worker` has not been sent for `job` (marked
     /// sent now), as lease fields; counts them as served.
     pub(crate) fn first_ply_for(
-        st: &mut State,
+        sent: &mut Sent,
+        counters: &mut Counters,
+        job: &mut Job,
         worker: &str,
-        job: u64,
         entries: &[EntryBytes],
     ) -> Vec<v1::FirstPlyEntry> {
-        let sent = st.first_ply_sent.of(worker.to_string(), job);
+        let sent = sent.of(worker.to_string(), job.id);
         let out: Vec<v1::FirstPlyEntry> = entries
             .iter()
             .filter(|(k, _)| sent.insert(k.clone()))
@@ -104,10 +107,8 @@ impl Core {
             })
             .collect();
         let n = out.len() as u64;
-        st.counters.first_ply_served += n;
-        if let Some(j) = st.jobs.get_mut(&job) {
-            j.counters.first_ply_served += n;
-        }
+        counters.first_ply_served += n;
+        job.counters.first_ply_served += n;
         out
     }
 
