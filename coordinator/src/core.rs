@@ -6,14 +6,15 @@
 
 use crate::config::Config;
 use crate::durable::Durable;
+use crate::first_ply_known::Sent;
 use crate::job::Job;
 use crate::kind::Work;
-use crate::metrics::{self, Counters, Snapshot, WorkerLine};
+use crate::metrics::{self, Counters, Snapshot, TableLine, WorkerLine};
 use crate::outcome::Outcome;
 use crate::reuse::reuse;
 use crate::workers::Workers;
 use bgfarm_proto::v1;
-use bgfarm_storage::{JobRecord, JobState, Store, StoreError};
+use bgfarm_storage::{BlobKind, JobRecord, JobState, Store, StoreError};
 use prost::Message;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -27,6 +28,8 @@ pub(crate) struct State {
     pub workers: Workers,
     pub next_worker: u64,
     pub counters: Counters,
+    /// First-move tables each worker has of each job ([`crate::first_ply`]).
+    pub first_ply_sent: Sent,
 }
 
 /// The coordinator: jobs, leases, workers and the store.
@@ -157,6 +160,7 @@ impl Core {
             workers: Workers::default(),
             next_worker: 0,
             counters,
+            first_ply_sent: Sent::default(),
         };
         let durable = Durable::start(store.clone())
             .map_err(|e| StoreError::Corrupt(format!("cannot start the flusher: {e}")))?;
@@ -360,6 +364,7 @@ impl Core {
                 batches_pending: pending,
                 batches_leased: leased,
                 workers,
+                first_ply: TableLine::of(&self.store.blobs(BlobKind::FirstPly)),
                 flushes: self.durable.flushes(),
                 store_healthy: self.durable.healthy(),
                 uptime_s: now.duration_since(self.started).as_secs_f64(),

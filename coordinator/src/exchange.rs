@@ -148,7 +148,11 @@ impl Core {
                     job.counters.results_received += 1;
                 }
                 match Self::check(&st, &fp, &r) {
-                    Ok(c) => accepted.push(c),
+                    Ok(c) => {
+                        // Stored before the results' flush, which makes them durable.
+                        self.keep_first_ply(&mut st, &worker, b.job_id, r.first_ply);
+                        accepted.push(c);
+                    }
                     Err(m) => {
                         warn!(worker = %worker, job = b.job_id, batch = b.batch_index, "result rejected: {m}");
                         st.counters.results_rejected += 1;
@@ -326,6 +330,7 @@ impl Core {
         let deadline = now + self.config.lease_timeout;
         let mut out = Vec::new();
         let (mut granted, mut retries, mut bytes) = (0u64, 0u64, 0usize);
+        Self::forget_sent(st);
         for job in st.jobs.values_mut() {
             if out.len() >= want {
                 break;
@@ -333,11 +338,15 @@ impl Core {
             if job.state.is_final() || job.work.fingerprint() != fingerprint {
                 continue;
             }
+            let (limit, tables) = self.first_ply_gate(job);
             let spec_bytes = job.spec.encoded_len();
             let before = out.len();
             let mut skipped = VecDeque::new();
             // At least one lease, whatever its size: a worker must make progress.
-            while out.len() < want && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES) {
+            while out.len() < want
+                && out.len() - before < limit
+                && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES)
+            {
                 let Some(b) = job.pending.pop_front() else {
                     break;
                 };
@@ -370,6 +379,7 @@ impl Core {
                     trial_start: batch.trials.start,
                     trial_end: batch.trials.end,
                     active: batch.active.clone(),
+                    first_ply: Vec::new(),
                 });
             }
             while let Some(b) = skipped.pop_back() {
@@ -377,6 +387,19 @@ impl Core {
             }
             let n = (out.len() - before) as u64;
             if n > 0 {
+                // The first lease of the job carries the tables this worker lacks.
+                let first_ply = Self::first_ply_for(
+                    &mut st.first_ply_sent,
+                    &mut st.counters,
+                    job,
+                    worker,
+                    &tables,
+                );
+                bytes += first_ply
+                    .iter()
+                    .map(|e| e.key.len() + e.table.len())
+                    .sum::<usize>();
+                out[before].first_ply = first_ply;
                 job.counters.leases_granted += n;
                 granted += n;
                 if job.state == JobState::Queued {

@@ -1,6 +1,7 @@
 //! A job in memory: its spec, its batches, its counters and its progress channel.
 
 use crate::batch::Batch;
+use crate::first_ply_known::JobTables;
 use crate::kind::Work;
 use crate::memo;
 use crate::outcome::{fold, Aggregate, Outcome};
@@ -26,6 +27,9 @@ pub struct JobCounters {
     pub results_duplicate: u64,
     /// Batches accepted from the memory of computed batches ([`crate::memo`]).
     pub reused: u64,
+    /// First-move tables workers handed in, and stored ones sent with leases.
+    pub first_ply_computed: u64,
+    pub first_ply_served: u64,
 }
 
 /// A job being run (or finished, kept for `GetJob`).
@@ -59,6 +63,8 @@ pub struct Job {
     /// Units of the results this process accepted, per second (the page's rate and
     /// ETA).
     pub rate: Rate,
+    /// Rollouts: what is known of the first-move tables ([`crate::first_ply`]).
+    pub first_ply: JobTables,
 }
 
 /// The wire form of a stored job state.
@@ -107,6 +113,7 @@ impl Job {
             progress,
             submitted: None,
             rate: Rate::new(Instant::now()),
+            first_ply: JobTables::default(),
         };
         job.publish(0);
         job
@@ -212,6 +219,8 @@ impl Job {
             results_duplicate: c.results_duplicate,
             batches_reused: c.reused,
             kind: self.work.label(),
+            first_ply_computed: c.first_ply_computed,
+            first_ply_served: c.first_ply_served,
         }
     }
 

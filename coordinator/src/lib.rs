@@ -15,6 +15,8 @@ mod config;
 mod core;
 mod durable;
 mod exchange;
+mod first_ply;
+mod first_ply_known;
 pub mod http;
 mod job;
 mod kind;

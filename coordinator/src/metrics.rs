@@ -23,6 +23,33 @@ pub struct Counters {
     pub batches_resumed: u64,
     /// Batches accepted from the memory of computed batches, never leased.
     pub batches_reused: u64,
+    /// First-move tables handed in by workers, sent with leases, and handed in
+    /// differing from the stored table of their key.
+    pub first_ply_computed: u64,
+    pub first_ply_served: u64,
+    pub first_ply_conflicts: u64,
+}
+
+/// The store's first-move cache: entries now, and since the store was opened the
+/// entries evicted over the cap and those found corrupt (deleted, recomputed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableLine {
+    pub entries: u64,
+    pub evicted: u64,
+    pub corrupt: u64,
+}
+
+impl TableLine {
+    /// The line of `blobs`.
+    pub fn of(blobs: &bgfarm_storage::Blobs) -> TableLine {
+        use std::sync::atomic::Ordering::Relaxed;
+        let c = blobs.counters();
+        TableLine {
+            entries: blobs.len(),
+            evicted: c.evicted.load(Relaxed),
+            corrupt: c.corrupt.load(Relaxed),
+        }
+    }
 }
 
 /// One worker's line of metrics.
@@ -42,6 +69,7 @@ pub struct Snapshot {
     pub batches_pending: u64,
     pub batches_leased: u64,
     pub workers: Vec<WorkerLine>,
+    pub first_ply: TableLine,
     pub flushes: u64,
     pub store_healthy: bool,
     pub uptime_s: f64,
@@ -76,7 +104,7 @@ pub fn render(s: &Snapshot) -> String {
     for (state, n) in &s.jobs {
         let _ = writeln!(o.0, "bgfarm_jobs{{state=\"{state}\"}} {n}");
     }
-    let counters: [(&str, &str, u64); 11] = [
+    let counters: [(&str, &str, u64); 16] = [
         (
             "bgfarm_jobs_submitted_total",
             "Jobs submitted.",
@@ -132,10 +160,41 @@ pub fn render(s: &Snapshot) -> String {
             "Batches found computed in the store's memory and accepted without a lease.",
             c.batches_reused,
         ),
+        (
+            "bgfarm_first_ply_tables_computed_total",
+            "First-move tables of rollouts computed by workers and handed in.",
+            c.first_ply_computed,
+        ),
+        (
+            "bgfarm_first_ply_tables_served_total",
+            "Stored first-move tables sent to workers with leases (searches saved).",
+            c.first_ply_served,
+        ),
+        (
+            "bgfarm_first_ply_conflicts_total",
+            "First-move tables handed in differing from the stored table of their key.",
+            c.first_ply_conflicts,
+        ),
+        (
+            "bgfarm_first_ply_evictions_total",
+            "First-move tables evicted from the store over its cap.",
+            s.first_ply.evicted,
+        ),
+        (
+            "bgfarm_first_ply_corrupt_total",
+            "Stored first-move tables whose checksum failed (deleted, recomputed).",
+            s.first_ply.corrupt,
+        ),
     ];
     for (name, help, v) in counters {
         o.one(name, "counter", help, v);
     }
+    o.one(
+        "bgfarm_first_ply_cache_entries",
+        "gauge",
+        "First-move tables in the store.",
+        s.first_ply.entries,
+    );
     o.one(
         "bgfarm_batches_pending",
         "gauge",
@@ -248,6 +307,7 @@ mod tests {
                 rate: 12.5,
                 conflicts: 0,
             }],
+            first_ply: TableLine::default(),
             flushes: 5,
             store_healthy: true,
             uptime_s: 1.5,

@@ -65,7 +65,7 @@ fn result(job: u64, batch: u64, s: v1::BatchStats) -> v1::BatchResult {
             batch_index: batch,
         }),
         stats: Some(s),
-        match_sim: None,
+        ..Default::default()
     }
 }
 
@@ -245,6 +245,7 @@ async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
         match_sim: Some(v1::MatchSimStats {
             chunks: cs.iter().map(totals_to_wire).collect(),
         }),
+        ..Default::default()
     };
     // Batch 1 first: the fold is in chunk order whatever the arrival order.
     let r = exchange(&core, &w, vec![result(1, &chunks[2..])], 0).await;

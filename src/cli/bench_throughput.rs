@@ -70,7 +70,7 @@ async fn simulated_worker(url: String, want: u32) -> Result<u64, String> {
             .map(|b| v1::BatchResult {
                 batch: Some(*b),
                 stats: Some(stats.clone()),
-                match_sim: None,
+                ..Default::default()
             })
             .collect();
         sent += results.len() as u64;

@@ -59,6 +59,10 @@ struct JsonStatus {
     results_duplicate: u64,
     /// Batches found in the coordinator's memory of computed batches, never leased.
     batches_reused: u64,
+    /// Rollouts: first-move tables workers computed and handed in, and stored
+    /// tables sent to workers (each a search not repeated).
+    first_ply_computed: u64,
+    first_ply_served: u64,
 }
 
 /// The state's name in lower case (`running`, `done`, ...).
@@ -89,6 +93,8 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
             results_received: s.results_received,
             results_duplicate: s.results_duplicate,
             batches_reused: s.batches_reused,
+            first_ply_computed: s.first_ply_computed,
+            first_ply_served: s.first_ply_served,
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {

@@ -28,6 +28,7 @@ mod show;
 mod sim_flags;
 mod sim_memo;
 mod sim_table;
+mod store;
 mod study;
 mod threads;
 mod work;
@@ -83,6 +84,10 @@ enum Command {
     /// The stored rollouts of a position (on a coordinator or in a `--data` store):
     /// settings, trials, equities and SE, or the full tables.
     Results(results::Args),
+    /// A coordinator's store of computed work (first-move tables, batch results):
+    /// entries per engine, and pruning those of other engines (stop the coordinator
+    /// first).
+    Store(store::Args),
     /// Play as GNU Backgammon's external player: FIBS board lines in over TCP, one
     /// move, roll, double, take, drop or beaver line out.
     External(external::Args),
@@ -107,6 +112,7 @@ pub fn run() -> Result<(), CliError> {
         Command::Work(a) => work::run(a),
         Command::Jobs(a) => jobs::run(a),
         Command::Results(a) => results::run(a),
+        Command::Store(a) => store::run(a),
         Command::External(a) => external::run(a),
     }
 }

@@ -33,6 +33,11 @@ pub struct Args {
     /// Leases of one batch before its job fails.
     #[arg(long, default_value_t = 5)]
     pub max_attempts: u32,
+    /// Entries the store keeps of each kind of computed work (first-move tables of
+    /// rollouts, batch results); a write over the cap evicts the oldest entries,
+    /// recomputed only when needed again. A first-move table is ~1 KB.
+    #[arg(long, default_value_t = bgfarm_storage::blobs::DEFAULT_CAP)]
+    pub cache_cap: u64,
     /// Also serve plain HTTP on this address: `GET /metrics` (Prometheus text
     /// format) and `GET /healthz` (200 while results can be stored), for scrapers
     /// and probes that need neither gRPC nor a token (e.g. `0.0.0.0:9090`), and a
@@ -71,6 +76,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "--lease-timeout must be between 0.1 and 86400 seconds",
         ));
     }
+    if args.cache_cap == 0 {
+        return Err(CliError::msg("--cache-cap must be at least 1"));
+    }
     if args.max_attempts == 0 {
         return Err(CliError::msg("--max-attempts must be at least 1"));
     }
@@ -88,7 +96,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         },
     };
     init_logging();
-    let store = Store::open(&args.data)
+    let store = Store::open_with_cap(&args.data, args.cache_cap)
         .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", args.data.display())))?;
     runtime()?.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)

@@ -57,6 +57,13 @@ pub fn run_lease(
                 &mut scratch,
             );
             out.stats = Some(stats_to_wire(&stats));
+            // The tables computed here (by this batch or another of the job on this
+            // worker since the last result), for the coordinator's store.
+            out.first_ply = cache
+                .take_computed()
+                .into_iter()
+                .map(|(key, table)| v1::FirstPlyEntry { key, table })
+                .collect();
         }
         v1::job_spec::Kind::MatchSim(spec) => {
             out.match_sim = Some(run_sim(eval, spec, range)?);

@@ -9,7 +9,7 @@ use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::rollout::FirstPlyCache;
 use bgfarm_proto::client::{worker_client, WorkerClient};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
@@ -22,6 +22,10 @@ type Done = (v1::BatchRef, Result<v1::BatchResult, String>);
 /// Idle polling starts at 50 ms and doubles to 1 s: a new job reaches idle workers
 /// within a second, and 100 idle workers cost the coordinator ~100 calls/s.
 const IDLE: (Duration, Duration) = (Duration::from_millis(50), Duration::from_secs(1));
+/// First-move caches kept of jobs this worker holds no batch of: the coordinator
+/// sends a worker each table of a job once, so a cache dropped too early costs its
+/// tables again (~0.2 s of a core each at 2-ply); 8 caches are ~0.5 MB at most.
+const RECENT_CACHES: usize = 8;
 /// After errors (coordinator down or restarting): 200 ms doubling to 10 s.
 const ERRORS: (Duration, Duration) = (Duration::from_millis(200), Duration::from_secs(10));
 
@@ -47,6 +51,8 @@ struct Worker {
     pool: rayon::ThreadPool,
     eval: Arc<bgfarm_engine::eval::neural::NeuralEvaluator<'static>>,
     caches: HashMap<u64, Arc<FirstPlyCache>>,
+    /// Jobs most recently leased here, newest last (their caches are kept).
+    recent: VecDeque<u64>,
     held: Vec<v1::BatchRef>,
     finished: Vec<v1::BatchResult>,
     failed: Vec<v1::BatchRef>,
@@ -79,6 +85,7 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         pool,
         eval,
         caches: HashMap::new(),
+        recent: VecDeque::new(),
         held: Vec::new(),
         finished: Vec::new(),
         failed: Vec::new(),
@@ -222,7 +229,9 @@ impl Worker {
             self.start(lease);
         }
         let held_jobs: Vec<u64> = self.held.iter().map(|b| b.job_id).collect();
-        self.caches.retain(|job, _| held_jobs.contains(job));
+        let recent = &self.recent;
+        self.caches
+            .retain(|job, _| held_jobs.contains(job) || recent.contains(job));
         Ok(n)
     }
 
@@ -230,6 +239,19 @@ impl Worker {
     fn start(&mut self, lease: v1::Lease) {
         let Some(b) = lease.batch else { return };
         let cache = self.caches.entry(b.job_id).or_default().clone();
+        self.recent.retain(|&j| j != b.job_id);
+        self.recent.push_back(b.job_id);
+        if self.recent.len() > RECENT_CACHES {
+            self.recent.pop_front();
+        }
+        for e in &lease.first_ply {
+            if let Err(m) = cache.import(&e.key, &e.table) {
+                warn!(
+                    job = b.job_id,
+                    "first-move table from the coordinator refused: {m}"
+                );
+            }
+        }
         let (eval, fp, tx) = (self.eval.clone(), self.fingerprint.clone(), self.tx.clone());
         self.held.push(b);
         let span = info_span!("batch", job = b.job_id, batch = b.batch_index);

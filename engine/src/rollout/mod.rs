@@ -12,8 +12,10 @@
 
 pub mod cubeful;
 pub mod dice;
+pub mod first_ply;
 pub mod luck;
 pub mod plan;
+pub mod settings;
 pub mod stats;
 pub mod stop;
 pub mod trial;
@@ -23,13 +25,14 @@ use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Player;
 use crate::position::Position;
 pub use cubeful::{CubeRules, CubeStart};
+pub use first_ply::{first_ply_keys, FirstPlyCache, FirstPlyKey, RollTable};
 pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;
 pub use stop::StopRules;
 pub use trial::{
-    outcome_targets, run_trial, run_trial_visiting, FirstPlyCache, Luck, TrialScratch,
-    TrialSettings, Visited, MAX_TRIAL_PLY, OUTPUTS,
+    outcome_targets, run_trial, run_trial_visiting, Luck, TrialScratch, TrialSettings, Visited,
+    MAX_TRIAL_PLY, OUTPUTS,
 };
 pub use waves::Waves;
 

@@ -21,10 +21,12 @@
 //! result (see [`super::cubeful`]; the cubeless equity again when the rollout is
 //! cubeless), all from the side of the player on roll at the trial's start.
 
-use super::cubeful::{CubeRules, CubeStart, CubeTrack};
+use super::cubeful::{CubeStart, CubeTrack};
 use super::dice::TrialDice;
+use super::first_ply::{FirstPlyCache, FirstPlyKey, RollTable, CACHED_PLIES};
 pub use super::luck::RANKED_KEEP;
 use super::luck::{play_after_ranked, ranked_values, LuckScratch};
+pub use super::settings::{Luck, TrialSettings};
 use crate::cube::life::default_x;
 use crate::dice::Dice;
 use crate::eval::neural::{Class, EvalScratch, NeuralEvaluator};
@@ -40,72 +42,6 @@ pub const OUTPUTS: usize = 7;
 /// move costs ~10 ms, so a 2-ply trial takes ~0.5 s; 3-ply would take a minute. The
 /// CLI and the wire both refuse more.
 pub const MAX_TRIAL_PLY: u8 = 2;
-
-/// Which value function measures luck.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Luck {
-    /// No variance reduction.
-    Off,
-    /// Best move for every roll at 0-ply by the net.
-    Full,
-    /// Best move for every roll among the best few by a linear ranking, valued by
-    /// the net.
-    Ranked,
-}
-
-/// How trials are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TrialSettings {
-    pub luck: Luck,
-    /// Stop after this many plies and use the static evaluation there.
-    pub truncate: Option<u32>,
-    /// Stop as soon as the exact bear-off tables cover the position.
-    pub bearoff_truncation: bool,
-    /// Play with the doubling cube under these rules (`None`: cubeless).
-    pub cube: Option<CubeRules>,
-    /// Chequer play: the ply of each move choice (0 = the net's best move; n > 0 =
-    /// an n-ply search with the normal move filter, as `bgfarm hint --ply n`).
-    pub chequer_ply: u8,
-    /// The opponent's chequer ply when it differs (GNU Backgammon's per-player
-    /// settings): the opponent of the side the results are for, i.e. of the player
-    /// on roll in a position rollout and of the mover in a move rollout. `None`:
-    /// `chequer_ply` for both.
-    pub opponent_ply: Option<u8>,
-    /// Cube decisions in cubeful trials: 0 = Janowski on the 0-ply evaluation; n =
-    /// an n-ply cubeful lookahead (`bgfarm cube --ply n`), both players.
-    pub cube_ply: u8,
-    /// From this ply of a trial on (0-based, both players counted), play at
-    /// `.1` plies instead: GNU Backgammon's "late evaluation", the usual way to make
-    /// deep rollouts affordable (the early moves decide most).
-    pub late: Option<(u32, u8)>,
-}
-
-impl TrialSettings {
-    /// The chequer-play ply at `ply` of a trial, for the side the results are for
-    /// (`player`) or its opponent. Late evaluation applies to both sides.
-    pub fn chequer_ply_at(&self, ply: u32, player: bool) -> u8 {
-        match self.late {
-            Some((from, late)) if ply >= from => late,
-            _ if player => self.chequer_ply,
-            _ => self.opponent_ply.unwrap_or(self.chequer_ply),
-        }
-    }
-}
-
-impl Default for TrialSettings {
-    fn default() -> Self {
-        TrialSettings {
-            luck: Luck::Ranked,
-            truncate: None,
-            bearoff_truncation: true,
-            cube: None,
-            chequer_ply: 0,
-            opponent_ply: None,
-            cube_ply: 0,
-            late: None,
-        }
-    }
-}
 
 /// Reusable buffers for trials on one thread.
 pub struct TrialScratch {
@@ -175,14 +111,6 @@ fn searched(
     }
 }
 
-/// What a trial needs at one state before its roll, for each of the 21 rolls: the
-/// luck value `V(S, r)` (mover's side) and the position after the policy's move.
-#[derive(Clone, Copy)]
-pub struct RollTable {
-    values: [Probs; 21],
-    next: [Position; 21],
-}
-
 fn roll_table(
     eval: &NeuralEvaluator<'_>,
     luck: Luck,
@@ -211,51 +139,6 @@ fn roll_table(
         t.values = ranked_values(eval, &mut s.eval, &mut s.luck, pos);
     }
     t
-}
-
-/// Per-rollout cache of [`RollTable`]s for the first plies of trials: every trial
-/// starts from the same position and the policy is deterministic, so ply 0 has one
-/// state and ply 1 about 21; computing their 21 best moves once instead of in every
-/// trial is the "first-move cache" (values are a pure function of the position, so
-/// the cache cannot change a result).
-#[derive(Default)]
-pub struct FirstPlyCache {
-    /// Keyed by the position and the chequer-play depth of its moves.
-    map: std::sync::Mutex<std::collections::HashMap<(Position, u8), RollTable>>,
-}
-
-/// Plies of each trial served from the [`FirstPlyCache`].
-pub const CACHED_PLIES: u32 = 2;
-
-impl FirstPlyCache {
-    fn get_or_compute(
-        &self,
-        eval: &NeuralEvaluator<'_>,
-        luck: Luck,
-        depth: u8,
-        s: &mut TrialScratch,
-        pos: &Position,
-    ) -> RollTable {
-        let key = (*pos, depth);
-        if let Some(t) = self.map.lock().ok().and_then(|m| m.get(&key).copied()) {
-            return t;
-        }
-        let t = roll_table(eval, luck, depth, s, pos);
-        if let Ok(mut m) = self.map.lock() {
-            m.insert(key, t);
-        }
-        t
-    }
-
-    /// States cached so far.
-    pub fn len(&self) -> usize {
-        self.map.lock().map_or(0, |m| m.len())
-    }
-
-    /// True when nothing is cached.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Plays trial `trial` from `start` (player on roll, before the roll) and returns the
@@ -368,7 +251,12 @@ pub fn run_trial_visiting(
         let depth = settings.chequer_ply_at(ply, root_moves != start_is_opponent);
         let next = match (cache, policy) {
             (Some(c), None) if ply < CACHED_PLIES => {
-                let t = c.get_or_compute(eval, settings.luck, depth, s, &pos);
+                let key = FirstPlyKey {
+                    luck: settings.luck,
+                    depth,
+                    pos,
+                };
+                let t = c.get_or_compute(key, || roll_table(eval, settings.luck, depth, s, &pos));
                 if settings.luck != Luck::Off {
                     add_luck(&mut luck, &t.values, actual_k, root_moves);
                     if let Some(tr) = &track {

@@ -1,0 +1,166 @@
+//! The shared first-move cache: first-move tables workers compute come back with
+//! their batch results, are kept in the store (`BlobKind::FirstPly`, under the job's
+//! engine fingerprint, so they survive restarts and serve later jobs) and go out
+//! with leases to workers that have not been sent them yet.
+//!
+//! A table is ~1 KB and, at `--ply 2` trial play, ~21 two-ply searches (~0.2 s of a
+//! core); a rollout of one candidate needs about 22 of them (the start and its ~21
+//! successors). So that each is computed once in a cluster, a rollout job lacking
+//! any of the tables its first plies need ([`first_ply_keys`]) is leased one batch
+//! at a time until a batch brings them back: the first 36 trials of a batch see all
+//! 36 first rolls (trial `i`'s first roll is digit 0 of `i` in base 36 through a
+//! shuffle, `bgfarm_engine::rollout::dice`), so one batch of 36 trials or more
+//! visits every ply-0 and ply-1 state and returns every table. A smaller batch may
+//! leave some out; the gate then stays until the store holds them all. Rollouts
+//! whose first plies search at 0-ply are never held back (a 0-ply table costs
+//! ~21 evaluations, less than the lost parallelism).
+
+use crate::core::{Core, State};
+use crate::first_ply_known::Sent;
+use crate::job::Job;
+use crate::kind::Work;
+use crate::metrics::Counters;
+use bgfarm_engine::rollout::first_ply::EntryBytes;
+use bgfarm_engine::rollout::{first_ply_keys, FirstPlyKey, RollTable, RolloutPlan};
+use bgfarm_proto::v1;
+use bgfarm_storage::{BlobKind, BlobPut};
+use std::sync::Arc;
+use tracing::warn;
+
+/// Tables one result may hand in: a candidate needs at most 22 and a job has at
+/// most a few hundred candidates; anything beyond is refused unread.
+const MAX_ENTRIES: usize = 1 << 14;
+
+/// The tables of a job stored now, and whether they are all it needs; `deep` when
+/// any of its first plies searches (depth > 0).
+struct Stored {
+    entries: Arc<Vec<EntryBytes>>,
+    complete: bool,
+    deep: bool,
+}
+
+impl Core {
+    /// The stored tables `plan` needs under `fingerprint`. The store lacks the
+    /// evaluator's bear-off tables, so every position without contact counts as
+    /// one where trials stop (a few tables fewer may be listed: they are then
+    /// computed where needed, never wrong).
+    fn stored_tables(&self, plan: &RolloutPlan, fingerprint: &str) -> Stored {
+        let blobs = self.store.blobs(BlobKind::FirstPly);
+        let get = |k: &FirstPlyKey| blobs.get(fingerprint, &k.to_bytes()).ok().flatten();
+        let keys = first_ply_keys(
+            &plan.job,
+            |k| get(k).and_then(|v| RollTable::from_bytes(&v).ok()),
+            |p| !p.has_contact(),
+        );
+        let mut entries = Vec::with_capacity(keys.len());
+        for k in &keys {
+            if let Some(v) = get(k) {
+                entries.push((k.to_bytes(), v));
+            }
+        }
+        Stored {
+            complete: entries.len() == keys.len(),
+            deep: keys.iter().any(|k| k.depth > 0),
+            entries: Arc::new(entries),
+        }
+    }
+
+    /// How many batches of `job` may be leased now (`usize::MAX`: no limit), and
+    /// the stored tables to send with them.
+    pub(crate) fn first_ply_gate(&self, job: &mut Job) -> (usize, Arc<Vec<EntryBytes>>) {
+        let Work::Rollout { plan, fingerprint } = &job.work else {
+            return (usize::MAX, Arc::default());
+        };
+        if let Some(all) = &job.first_ply.complete {
+            return (usize::MAX, all.clone());
+        }
+        let s = self.stored_tables(plan, fingerprint);
+        if s.complete {
+            job.first_ply.complete = Some(s.entries.clone());
+            return (usize::MAX, s.entries);
+        }
+        let in_flight = job.batches.iter().any(|b| b.lease.is_some());
+        let limit = match (s.deep, in_flight) {
+            (false, _) => usize::MAX,
+            (true, true) => 0,
+            (true, false) => 1,
+        };
+        (limit, s.entries)
+    }
+
+    /// The tables of `entries` that `worker` has not been sent for `job` (marked
+    /// sent now), as lease fields; counts them as served.
+    pub(crate) fn first_ply_for(
+        sent: &mut Sent,
+        counters: &mut Counters,
+        job: &mut Job,
+        worker: &str,
+        entries: &[EntryBytes],
+    ) -> Vec<v1::FirstPlyEntry> {
+        let sent = sent.of(worker.to_string(), job.id);
+        let out: Vec<v1::FirstPlyEntry> = entries
+            .iter()
+            .filter(|(k, _)| sent.insert(k.clone()))
+            .map(|(k, v)| v1::FirstPlyEntry {
+                key: k.clone(),
+                table: v.clone(),
+            })
+            .collect();
+        let n = out.len() as u64;
+        counters.first_ply_served += n;
+        job.counters.first_ply_served += n;
+        out
+    }
+
+    /// Stores the tables `worker` computed for `job` (handed in with an accepted
+    /// result). A malformed entry is skipped; a table differing from the stored one
+    /// for its key is a conflict (an engine that is not deterministic): logged,
+    /// counted, and the stored table stays the one served.
+    pub(crate) fn keep_first_ply(
+        &self,
+        st: &mut State,
+        worker: &str,
+        job: u64,
+        entries: Vec<v1::FirstPlyEntry>,
+    ) {
+        let Some(j) = st.jobs.get_mut(&job) else {
+            return;
+        };
+        let Work::Rollout { fingerprint, .. } = &j.work else {
+            return;
+        };
+        if entries.len() > MAX_ENTRIES {
+            warn!(worker = %worker, job, n = entries.len(), "too many first-move tables, none kept");
+            return;
+        }
+        let blobs = self.store.blobs(BlobKind::FirstPly);
+        let (mut kept, mut conflicts) = (Vec::new(), 0u64);
+        for e in entries {
+            let valid = FirstPlyKey::from_bytes(&e.key).and(RollTable::from_bytes(&e.table));
+            if let Err(m) = valid {
+                warn!(worker = %worker, job, "first-move table refused: {m}");
+                continue;
+            }
+            match blobs.put(fingerprint, &e.key, &e.table) {
+                Ok(BlobPut::Different) => {
+                    warn!(worker = %worker, job, "first-move table differs from the stored one");
+                    conflicts += 1;
+                }
+                Ok(_) => kept.push(e.key),
+                Err(err) => warn!(job, "cannot store a first-move table: {err}"),
+            }
+        }
+        let computed = (kept.len() as u64) + conflicts;
+        j.counters.first_ply_computed += computed;
+        st.counters.first_ply_computed += computed;
+        st.counters.first_ply_conflicts += conflicts;
+        st.first_ply_sent.of(worker.to_string(), job).extend(kept);
+    }
+
+    /// Forgets what was sent for jobs that are finished or gone.
+    pub(crate) fn forget_sent(st: &mut State) {
+        let jobs = &st.jobs;
+        st.first_ply_sent
+            .retain(|j| jobs.get(&j).is_some_and(|j| !j.state.is_final()));
+    }
+}
