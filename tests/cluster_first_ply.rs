@@ -15,8 +15,15 @@ use common::cluster::{
 };
 use common::fails;
 
-/// A rollout of three moves at 1-ply chequer play, batches of 36 trials.
+/// A rollout of three moves at 1-ply chequer play, batches of 36 trials, seed 5.
 fn searched(trials: &str) -> Vec<String> {
+    seeded(trials, "5")
+}
+
+/// [`searched`] with another dice seed: the same first-move tables (they do not
+/// depend on the dice), but other batch results, so the store's memory of computed
+/// batches cannot answer it.
+fn seeded(trials: &str, seed: &str) -> Vec<String> {
     [
         "rollout",
         "4HPwATDgc/ABMA",
@@ -31,7 +38,7 @@ fn searched(trials: &str) -> Vec<String> {
         "--truncate",
         "4",
         "--seed",
-        "5",
+        seed,
         "--batch",
         "36",
         "--json",
@@ -101,8 +108,8 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
     let data = dir.0.join("data");
     fails(&["store", "stats", "--data", path(&data)], "in use");
 
-    // The same rollout with other trials: every table comes from the store.
-    let (remote, embedded) = both(searched("72"), &c.url);
+    // The same rollout with other dice: every table comes from the store.
+    let (remote, embedded) = both(seeded("72", "6"), &c.url);
     assert_eq!(remote, embedded);
     let job = newest_job(&c.url);
     assert_eq!(counter(&job, "first_ply_computed"), 0, "{job}");
@@ -113,7 +120,9 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
     drop((c, w1, w2));
     let c = coordinator(&dir);
     let _w = work(&dir, "w3", &c.url, &[]);
-    let again = spawn(&with(searched("72"), &["--coordinator", &c.url]));
+    let again = spawn(&with(seeded("72", "7"), &["--coordinator", &c.url]));
+    let embedded = spawn(&with(seeded("72", "7"), &["--threads", "1"]));
+    let embedded = output_json(&embedded.output());
     assert_eq!(output_json(&again.output()), embedded);
     let job = newest_job(&c.url);
     assert_eq!(counter(&job, "first_ply_computed"), 0, "{job}");
@@ -142,6 +151,9 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
     let first = &stats["kinds"][0];
     assert_eq!(first["kind"], "first_ply");
     assert_eq!(first["entries"], entries + 3, "{stats}");
+    // The batch results of this engine (the memory of computed batches), and 3 old.
+    let batches = stats["kinds"][1]["entries"].as_u64().unwrap_or(0);
+    assert!(batches > 3, "{stats}");
     let pruned = output_json(&run(
         &["store", "prune", "--json", "--data", path(&data)].map(String::from)
     ));
@@ -153,7 +165,7 @@ fn each_first_move_table_is_computed_once_and_served_to_later_jobs() {
         &["store", "stats", "--json", "--data", path(&data)].map(String::from)
     ));
     assert_eq!(stats["kinds"][0]["entries"], entries, "{stats}");
-    assert_eq!(stats["kinds"][1]["entries"], 0, "{stats}");
+    assert_eq!(stats["kinds"][1]["entries"], batches - 3, "{stats}");
     assert_eq!(stats["kinds"][0]["per_fingerprint"][0]["current"], true);
 }
 
@@ -170,5 +182,44 @@ fn store_commands_refuse_bad_input() {
     fails(
         &["serve", "--data", "/tmp/x", "--cache-cap", "0"],
         "--cache-cap",
+    );
+}
+
+#[test]
+fn an_embedded_run_with_data_keeps_and_reuses_the_tables() {
+    let dir = TempDir::new("first-ply-embedded");
+    let data = dir.0.join("store");
+    let plain = spawn(&with(searched("108"), &["--threads", "1"]));
+    let stored = |trials: &str| {
+        let out = run(&with(
+            searched(trials),
+            &["--threads", "1", "--data", path(&data)],
+        ));
+        (
+            output_json(&out),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (first, err) = stored("72");
+    assert!(err.contains("0 found in the store"), "{err}");
+    let stats = output_json(&run(
+        &["store", "stats", "--json", "--data", path(&data)].map(String::from)
+    ));
+    let tables = stats["kinds"][0]["entries"].as_u64().unwrap_or(0);
+    assert!(tables > 40, "{stats}");
+    assert_eq!(first["candidates"][0]["trials"], 72, "{first}");
+    // A longer run starts from the stored tables and still equals a plain run.
+    let (longer, err) = stored("108");
+    assert_eq!(longer, output_json(&plain.output()));
+    assert!(
+        err.contains(&format!("{tables} found in the store, 0 computed")),
+        "{err}"
+    );
+    let stats = output_json(&run(
+        &["store", "stats", "--json", "--data", path(&data)].map(String::from)
+    ));
+    assert_eq!(
+        stats["kinds"][0]["entries"], tables,
+        "no table computed twice"
     );
 }

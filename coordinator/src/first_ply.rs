@@ -17,11 +17,12 @@
 
 use crate::core::{Core, State};
 use crate::first_ply_known::Sent;
+use crate::first_ply_stored::stored_tables;
 use crate::job::Job;
 use crate::kind::Work;
 use crate::metrics::Counters;
 use bgfarm_engine::rollout::first_ply::EntryBytes;
-use bgfarm_engine::rollout::{first_ply_keys, FirstPlyKey, RollTable, RolloutPlan};
+use bgfarm_engine::rollout::{FirstPlyKey, RollTable};
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobKind, BlobPut};
 use std::sync::Arc;
@@ -31,40 +32,7 @@ use tracing::warn;
 /// most a few hundred candidates; anything beyond is refused unread.
 const MAX_ENTRIES: usize = 1 << 14;
 
-/// The tables of a job stored now, and whether they are all it needs; `deep` when
-/// any of its first plies searches (depth > 0).
-struct Stored {
-    entries: Arc<Vec<EntryBytes>>,
-    complete: bool,
-    deep: bool,
-}
-
 impl Core {
-    /// The stored tables `plan` needs under `fingerprint`. The store lacks the
-    /// evaluator's bear-off tables, so every position without contact counts as
-    /// one where trials stop (a few tables fewer may be listed: they are then
-    /// computed where needed, never wrong).
-    fn stored_tables(&self, plan: &RolloutPlan, fingerprint: &str) -> Stored {
-        let blobs = self.store.blobs(BlobKind::FirstPly);
-        let get = |k: &FirstPlyKey| blobs.get(fingerprint, &k.to_bytes()).ok().flatten();
-        let keys = first_ply_keys(
-            &plan.job,
-            |k| get(k).and_then(|v| RollTable::from_bytes(&v).ok()),
-            |p| !p.has_contact(),
-        );
-        let mut entries = Vec::with_capacity(keys.len());
-        for k in &keys {
-            if let Some(v) = get(k) {
-                entries.push((k.to_bytes(), v));
-            }
-        }
-        Stored {
-            complete: entries.len() == keys.len(),
-            deep: keys.iter().any(|k| k.depth > 0),
-            entries: Arc::new(entries),
-        }
-    }
-
     /// How many batches of `job` may be leased now (`usize::MAX`: no limit), and
     /// the stored tables to send with them.
     pub(crate) fn first_ply_gate(&self, job: &mut Job) -> (usize, Arc<Vec<EntryBytes>>) {
@@ -74,7 +42,7 @@ impl Core {
         if let Some(all) = &job.first_ply.complete {
             return (usize::MAX, all.clone());
         }
-        let s = self.stored_tables(plan, fingerprint);
+        let s = stored_tables(&self.store.blobs(BlobKind::FirstPly), plan, fingerprint);
         if s.complete {
             job.first_ply.complete = Some(s.entries.clone());
             return (usize::MAX, s.entries);

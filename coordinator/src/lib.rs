@@ -17,6 +17,7 @@ mod durable;
 mod exchange;
 mod first_ply;
 mod first_ply_known;
+pub mod first_ply_stored;
 pub mod http;
 mod job;
 mod kind;

@@ -3,11 +3,16 @@
 //! batches before it runs and remembered after (the coordinator's keys and payloads,
 //! `bgfarm_coordinator::memo`), so the same run again computes nothing and one with
 //! more trials or matches computes only the new batches; the finished run is
-//! recorded as a done job, so `bgfarm results --data DIR` lists it. The results are
-//! bit-identical with or without the store (the batch results fold exactly).
+//! recorded as a done job, so `bgfarm results --data DIR` lists it. A rollout also
+//! starts from the first-move tables the store holds and keeps the ones it computes
+//! (as a coordinator shares them between workers and jobs). The results are
+//! bit-identical with or without the store (the batch results fold exactly, and a
+//! table is a pure function of its key).
 
 use super::CliError;
+use bgfarm_coordinator::first_ply_stored::{keep_tables, load_tables};
 use bgfarm_coordinator::memo;
+use bgfarm_engine::rollout::{FirstPlyCache, RolloutPlan};
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobKind, Blobs, JobRecord, JobState, Store};
 use std::ops::Range;
@@ -17,6 +22,7 @@ use std::path::Path;
 pub struct LocalStore {
     store: Store,
     blobs: Blobs,
+    first_ply: Blobs,
     spec: v1::JobSpec,
     fingerprint: String,
     identity: [u8; 32],
@@ -50,6 +56,7 @@ impl LocalStore {
         };
         Ok(LocalStore {
             blobs: store.blobs(BlobKind::Batches),
+            first_ply: store.blobs(BlobKind::FirstPly),
             identity: memo::identity(&spec),
             store,
             spec,
@@ -95,6 +102,16 @@ impl LocalStore {
         memo::remember(&self.blobs, &self.fingerprint, &key, &bytes).map_err(store_error)?;
         self.results.push((b, bytes));
         Ok(())
+    }
+
+    /// Loads the stored first-move tables of rollout `plan` into `cache`.
+    pub fn load_first_ply(&self, plan: &RolloutPlan, cache: &FirstPlyCache) -> usize {
+        load_tables(&self.first_ply, plan, &self.fingerprint, cache)
+    }
+
+    /// Stores the first-move tables `cache` computed since the last call.
+    pub fn keep_first_ply(&self, cache: &FirstPlyCache) -> Result<usize, CliError> {
+        keep_tables(&self.first_ply, &self.fingerprint, cache).map_err(store_error)
     }
 
     /// Records the finished run as a done job with its batch results, flushed

@@ -17,7 +17,8 @@ use prost::Message;
 use rayon::prelude::*;
 
 /// Runs `plan` with `eval` on `pool`, showing progress unless `quiet`; returns the
-/// totals. With a `store` (`--data`), batches found there are not run and the
+/// totals. With a `store` (`--data`), the stored first-move tables are loaded and
+/// the new ones kept, and batches found there are not run and the
 /// others are remembered.
 pub fn run_local(
     plan: &RolloutPlan,
@@ -28,6 +29,8 @@ pub fn run_local(
 ) -> Result<RolloutStats, CliError> {
     let bar = bar(quiet, plan.trials, "trials")?;
     let cache = FirstPlyCache::default();
+    let loaded = store.as_deref().map(|s| s.load_first_ply(plan, &cache));
+    let mut tables_computed = 0;
     let mut waves = Waves::new(plan);
     let mut wave = Some(waves.wave());
     while let Some(batches) = wave {
@@ -64,6 +67,9 @@ pub fn run_local(
                 )
                 .collect()
         });
+        if let Some(s) = store.as_deref() {
+            tables_computed += s.keep_first_ply(&cache)?;
+        }
         for (b, r) in missing.into_iter().zip(computed) {
             if let Some(s) = store.as_deref_mut() {
                 let bytes = stats_to_wire(&r).encode_to_vec();
@@ -76,6 +82,9 @@ pub fn run_local(
         bar.set_message(leaders(&plan.job, waves.total()));
     }
     bar.finish_and_clear();
+    if let Some(loaded) = loaded.filter(|&n| n + tables_computed > 0) {
+        eprintln!("first-move tables: {loaded} found in the store, {tables_computed} computed");
+    }
     Ok(waves.into_total())
 }
 
