@@ -165,7 +165,7 @@ fn embedded_runs_remember_with_data_and_results_read_it() {
     let fresh144 = spawn(&with(rollout_args("144"), &["--threads", "1"]));
     let fresh_sim = spawn(&with(sim_args("64"), &["--threads", "1"]));
     let (first, err) = with_data(rollout_args("72"), &dir);
-    assert!(!err.contains("found in the store"), "{err}");
+    assert!(!err.contains("batches found in the store"), "{err}");
     let (again, err) = with_data(rollout_args("72"), &dir);
     assert_eq!(again, first);
     assert!(err.contains("2 of 2 batches found in the store"), "{err}");
