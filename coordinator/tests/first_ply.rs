@@ -23,12 +23,12 @@ impl Drop for TempDir {
 }
 
 /// A rollout of the opening position at 1-ply for the player on roll and 0-ply for
-/// the opponent, 4 batches of 36 trials.
-fn spec() -> v1::JobSpec {
+/// the opponent, 4 batches of 36 trials, dice seed `seed`.
+fn spec(seed: u64) -> v1::JobSpec {
     let plan = RolloutPlan {
         job: RolloutJob {
             candidates: vec![Candidate::position(Position::STARTING)],
-            seed: 1,
+            seed,
             settings: TrialSettings {
                 chequer_ply: 1,
                 opponent_ply: Some(0),
@@ -114,7 +114,7 @@ async fn searched_rollouts_wait_for_their_first_move_tables() {
     let dir = TempDir(std::env::temp_dir().join(format!("bgfarm-firstply-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     let core = Core::open(Store::open(&dir.0).expect("store"), Config::default()).expect("core");
-    let job = core.submit(spec()).await.expect("submit").job_id;
+    let job = core.submit(spec(1)).await.expect("submit").job_id;
     let (w1, w2) = (register(&core), register(&core));
 
     // No table stored: one batch at a time.
@@ -155,9 +155,10 @@ async fn searched_rollouts_wait_for_their_first_move_tables() {
         assert!(text.contains(line), "{line} in {text}");
     }
 
-    // A new job of the same rollout is not held back: all its batches at once,
-    // the first carrying the stored tables (sent per worker and job).
-    let again = core.submit(spec()).await.expect("submit").job_id;
+    // A new job of the same rollout with other dice (so the batch memory cannot
+    // answer it) is not held back: all its batches at once, the first carrying
+    // the stored tables (sent per worker and job).
+    let again = core.submit(spec(2)).await.expect("submit").job_id;
     let got = exchange(&core, &w2, vec![], 4).await;
     assert_eq!(got.leases.len(), 4);
     assert!(got
