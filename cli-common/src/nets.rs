@@ -170,16 +170,16 @@ fn read(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// Loads the nets named by `spec`: `default` (alias `deep`: the deeper contact net
 /// screened by the one-layer one, [`default_nets::default_evaluator`]), `fast` (the
-/// one-layer nets alone), a bundle file (a screen net optional, as `screen.`) or a
-/// directory (`contact.safetensors`, `race.safetensors`, optional
-/// `screen.safetensors`).
+/// one-layer nets alone), a bundle file (screen and crashed nets optional, as
+/// `screen.` and `crashed.`) or a directory (`contact.safetensors`,
+/// `race.safetensors`, optional `screen.safetensors` and `crashed.safetensors`).
 pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
     match spec {
         "default" | "deep" => return Ok(default_nets::default_evaluator(endgame()?)?),
         "fast" => return Ok(default_nets::fast_evaluator(endgame()?)?),
         _ => {}
     }
-    let (contact, race, screen) = {
+    let (contact, race, screen, crashed) = {
         let path = Path::new(spec);
         if path.is_dir() {
             let one = |f: &str, role: Role| -> Result<Net, CliError> {
@@ -187,27 +187,37 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
                 Net::from_safetensors(&read(&p)?, role)
                     .map_err(|e| CliError::msg(format!("{}: {e}", p.display())))
             };
-            let screen = if path.join("screen.safetensors").is_file() {
-                Some(one("screen.safetensors", Role::Contact)?)
-            } else {
-                None
+            let optional = |f: &str| -> Result<Option<Net>, CliError> {
+                if path.join(f).is_file() {
+                    one(f, Role::Contact).map(Some)
+                } else {
+                    Ok(None)
+                }
             };
             (
                 one("contact.safetensors", Role::Contact)?,
                 one("race.safetensors", Role::Race)?,
-                screen,
+                optional("screen.safetensors")?,
+                optional("crashed.safetensors")?,
             )
         } else if path.is_file() {
             let bytes = read(path)?;
             let get = |name: &str| {
                 load_bundle(&bytes, name).map_err(|e| CliError::msg(format!("{spec}: {e}")))
             };
-            let screen = if bundle_has(&bytes, "screen.") {
-                Some(get("screen.")?)
-            } else {
-                None
+            let optional = |name: &str| -> Result<Option<Net>, CliError> {
+                if bundle_has(&bytes, name) {
+                    get(name).map(Some)
+                } else {
+                    Ok(None)
+                }
             };
-            (get("contact.")?, get("race.")?, screen)
+            (
+                get("contact.")?,
+                get("race.")?,
+                optional("screen.")?,
+                optional("crashed.")?,
+            )
         } else {
             return Err(CliError::msg(format!(
                 "no nets at {spec:?}: give `default`, `fast`, a .safetensors bundle or a \
@@ -220,5 +230,6 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
         race,
         endgame: endgame()?,
         screen,
+        crashed,
     })
 }

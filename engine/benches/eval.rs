@@ -68,6 +68,7 @@ fn evaluator() -> NeuralEvaluator<'static> {
         race: load_bundle(BYTES, "race.").expect("default race net"),
         endgame: None,
         screen: None,
+        crashed: None,
     }
 }
 
@@ -172,6 +173,7 @@ fn bench_eval(c: &mut Criterion) {
         race: load_bundle(DEEP_BYTES, "race.").expect("deep race net"),
         endgame: None,
         screen: None,
+        crashed: None,
     };
     let mut deep_moves_scratch = deep_eval.scratch();
     group.bench_function("batch_deep", |b| {

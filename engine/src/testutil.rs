@@ -49,5 +49,6 @@ pub fn default_nets() -> NeuralEvaluator<'static> {
         race: load_bundle(b, "race.").expect("built-in race net"),
         endgame: Some(BearoffDb::global()),
         screen: None,
+        crashed: None,
     }
 }

@@ -73,6 +73,7 @@ pub fn default_evaluator(endgame: Option<&dyn Endgame>) -> Result<NeuralEvaluato
         race: load_bundle(DEEP_BYTES, "race.")?,
         endgame,
         screen: Some(load_bundle(BYTES, "contact.")?),
+        crashed: None,
     })
 }
 
@@ -83,6 +84,7 @@ pub fn fast_evaluator(endgame: Option<&dyn Endgame>) -> Result<NeuralEvaluator<'
         race: load_bundle(BYTES, "race.")?,
         endgame,
         screen: None,
+        crashed: None,
     })
 }
 

@@ -69,6 +69,7 @@ mod tests {
             race: Net::random(8, seed + 1),
             endgame: None,
             screen: None,
+            crashed: None,
         }
     }
 
@@ -107,6 +108,7 @@ mod tests {
             race: crate::eval::net::format::load_bundle(bytes, "race.").expect("default nets"),
             endgame: None,
             screen: None,
+            crashed: None,
         };
         let f = fingerprint(&e);
         assert_eq!(f.nets, e.hash());

@@ -6,6 +6,7 @@
 //! and flip the result ([`Probs::flip`]).
 
 pub mod bearoff;
+pub mod crashed;
 pub mod default_nets;
 pub mod endgame;
 pub mod fingerprint;

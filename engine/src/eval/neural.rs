@@ -20,6 +20,7 @@
 //! 100,000 games (seed 4) the screened deep nets score +0.001 +- 0.003 ppg against
 //! the one-layer nets, as the unscreened ones did.
 
+use super::crashed::is_crashed;
 use super::endgame::Endgame;
 use super::net::encode::INPUTS;
 use super::net::inference::{Base, Scratch};
@@ -65,9 +66,19 @@ pub struct NeuralEvaluator<'a> {
     /// A cheaper contact net that screens 0-ply choices and values the rollouts'
     /// luck estimate (see the module docs); `None`: the contact net does both.
     pub screen: Option<Net>,
+    /// The net of crashed positions ([`crate::eval::crashed`]), which answers for
+    /// them instead of the contact net and the screen; `None`: the contact net
+    /// answers every contact position.
+    pub crashed: Option<Net>,
 }
 
 impl NeuralEvaluator<'_> {
+    /// The crashed net when it answers for `pos` (a contact position).
+    #[inline]
+    fn crashed_net(&self, pos: &Position) -> Option<&Net> {
+        self.crashed.as_ref().filter(|_| is_crashed(pos))
+    }
+
     /// Which source evaluates `pos`.
     pub fn class(&self, pos: &Position) -> Class {
         if pos.game_over() {
@@ -87,6 +98,9 @@ impl NeuralEvaluator<'_> {
             return p;
         }
         if pos.has_contact() {
+            if let Some(net) = self.crashed_net(pos) {
+                return Probs(net.forward(pos, &mut scratch.crashed)).sanitized();
+            }
             return Probs(self.contact.forward(pos, &mut scratch.contact)).sanitized();
         }
         if let Some(p) = self.endgame.and_then(|e| e.probs(pos)) {
@@ -109,17 +123,21 @@ impl NeuralEvaluator<'_> {
     /// [`NeuralEvaluator::evaluate_moves`].
     pub fn scratch(&self) -> EvalScratch {
         let screen = self.screen.as_ref().unwrap_or(&self.contact);
+        let crashed = self.crashed.as_ref().unwrap_or(&self.contact);
         EvalScratch {
             contact: self.contact.scratch(),
             race: self.race.scratch(),
             screen: screen.scratch(),
+            crashed: crashed.scratch(),
             contact_base: self.contact.base(),
             race_base: self.race.base(),
             screen_base: screen.base(),
+            crashed_base: crashed.base(),
             parent: Position::STARTING,
             contact_ready: false,
             race_ready: false,
             screen_ready: false,
+            crashed_ready: false,
         }
     }
 
@@ -162,6 +180,7 @@ impl NeuralEvaluator<'_> {
         scratch.contact_ready = false;
         scratch.race_ready = false;
         scratch.screen_ready = false;
+        scratch.crashed_ready = false;
     }
 
     /// A position after a move from the parent last given to
@@ -172,6 +191,9 @@ impl NeuralEvaluator<'_> {
     pub fn evaluate_child(&self, next: &Position, scratch: &mut EvalScratch) -> Probs {
         if let Some(p) = terminal_probs(next) {
             p
+        } else if let Some(net) = self.crashed_net(next) {
+            scratch.ready_crashed(net);
+            Probs(net.forward_from(&scratch.crashed_base, next, &mut scratch.crashed)).sanitized()
         } else if next.has_contact() {
             scratch.ready_contact(&self.contact);
             Probs(
@@ -192,17 +214,25 @@ impl NeuralEvaluator<'_> {
 
     /// [`NeuralEvaluator::evaluate_child`] with the screen net in place of the contact
     /// net when there is one: what the screen and the rollouts' luck estimate value
-    /// children with. Without a screen it is `evaluate_child`, bit for bit.
+    /// children with. Without a screen it is `evaluate_child`, bit for bit. Crashed
+    /// positions get the crashed net when there is one, not the screen.
     #[inline]
     pub fn screen_child(&self, next: &Position, scratch: &mut EvalScratch) -> Probs {
         match &self.screen {
-            Some(screen) if next.has_contact() => {
+            Some(screen) if self.screened(next) => {
                 scratch.ready_screen(screen);
                 Probs(screen.forward_from(&scratch.screen_base, next, &mut scratch.screen))
                     .sanitized()
             }
             _ => self.evaluate_child(next, scratch),
         }
+    }
+
+    /// Whether the screen values `next` (a contact position the crashed net does
+    /// not answer for) and the contact net re-values the screen's best.
+    #[inline]
+    fn screened(&self, next: &Position) -> bool {
+        next.has_contact() && self.crashed_net(next).is_none()
     }
 
     /// The 0-ply choice among `moves` (from the parent last given to
@@ -235,7 +265,7 @@ impl NeuralEvaluator<'_> {
             }
         };
         for (i, (m, p)) in moves.iter().zip(screened).enumerate() {
-            if !m.next_position().has_contact() {
+            if !self.screened(&m.next_position()) {
                 offer(&mut best, i, *p);
                 continue;
             }
@@ -340,6 +370,9 @@ impl NeuralEvaluator<'_> {
         if let Some(s) = &self.screen {
             h ^= s.hash().rotate_left(7);
         }
+        if let Some(c) = &self.crashed {
+            h ^= c.hash().rotate_left(35);
+        }
         if let Some(e) = self.endgame {
             h ^= e.checksum().rotate_left(42);
         }
@@ -356,13 +389,17 @@ pub struct EvalScratch {
     /// each valid once its flag is set: see [`NeuralEvaluator::prepare_children`].
     /// The screen net's buffers (sized for the contact net when there is none).
     screen: Scratch,
+    /// The crashed net's buffers (sized for the contact net when there is none).
+    crashed: Scratch,
     contact_base: Base,
     race_base: Base,
     screen_base: Base,
+    crashed_base: Base,
     parent: Position,
     contact_ready: bool,
     race_ready: bool,
     screen_ready: bool,
+    crashed_ready: bool,
 }
 
 impl EvalScratch {
@@ -393,6 +430,15 @@ impl EvalScratch {
         }
     }
 
+    /// Makes the crashed net's base for the current parent's children, once.
+    #[inline]
+    fn ready_crashed(&mut self, net: &Net) {
+        if !self.crashed_ready {
+            net.set_base(&self.parent, &mut self.crashed_base, &mut self.crashed);
+            self.crashed_ready = true;
+        }
+    }
+
     /// True when the buffers fit `eval`'s nets.
     fn fits(&self, eval: &NeuralEvaluator<'_>) -> bool {
         self.contact.fits(&eval.contact)
@@ -400,6 +446,9 @@ impl EvalScratch {
             && self
                 .screen
                 .fits(eval.screen.as_ref().unwrap_or(&eval.contact))
+            && self
+                .crashed
+                .fits(eval.crashed.as_ref().unwrap_or(&eval.contact))
     }
 }
 
@@ -409,6 +458,9 @@ impl Evaluator for NeuralEvaluator<'_> {
             return p;
         }
         if pos.has_contact() {
+            if let Some(net) = self.crashed_net(pos) {
+                return net.evaluate(pos);
+            }
             return self.contact.evaluate(pos);
         }
         if let Some(p) = self.endgame.and_then(|e| e.probs(pos)) {

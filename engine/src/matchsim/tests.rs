@@ -11,6 +11,7 @@ fn nets() -> NeuralEvaluator<'static> {
         race: load_bundle(BYTES, "race.").unwrap(),
         endgame: None,
         screen: None,
+        crashed: None,
     }
 }
 

@@ -23,6 +23,7 @@ fn nets(endgame: bool) -> NeuralEvaluator<'static> {
             None
         },
         screen: None,
+        crashed: None,
     }
 }
 

@@ -186,6 +186,7 @@ mod tests {
             race: Net::random(16, 2),
             endgame: None,
             screen: None,
+            crashed: None,
         };
         let cfg = TdConfig {
             games: 30,

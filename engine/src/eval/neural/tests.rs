@@ -12,6 +12,7 @@ fn default_eval(endgame: Option<&'static dyn Endgame>) -> NeuralEvaluator<'stati
         race: super::super::net::format::load_bundle(bytes, "race.").expect("default nets"),
         endgame,
         screen: None,
+        crashed: None,
     }
 }
 
@@ -90,6 +91,7 @@ fn batch_matches_one_by_one_with_random_nets_and_bearoff_tables() {
         race: Net::random(16, 12),
         endgame: Some(crate::eval::bearoff::BearoffDb::global()),
         screen: None,
+        crashed: None,
     };
     let (diff, count, bad) = compare(&eval, 2000, 8);
     assert!(count > 20_000, "{count} candidates");
@@ -141,6 +143,7 @@ fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
         race: eval.race.clone(),
         endgame: eval.endgame,
         screen: None,
+        crashed: None,
     };
     let eq = |e: &NeuralEvaluator<'_>, m: &Move| after_move(e, m).equity();
     let mut contact: Vec<(f32, usize)> = moves
@@ -194,6 +197,7 @@ fn the_screen_passes_its_best_few_to_the_contact_net() {
         assert!((p.equity() - after_move(&eval, &moves[got]).equity()).abs() < 1e-5);
         let full = Greedy(NeuralEvaluator {
             screen: None,
+            crashed: None,
             ..eval.clone()
         })
         .choose(&pos, dice, &moves);
@@ -206,6 +210,7 @@ fn the_screen_passes_its_best_few_to_the_contact_net() {
     eval.screen = Some(eval.contact.clone());
     let full = Greedy(NeuralEvaluator {
         screen: None,
+        crashed: None,
         ..eval.clone()
     });
     for (pos, dice) in random_decisions(300, 32) {
@@ -241,4 +246,52 @@ fn empty_and_finished_candidates() {
     for (mv, p) in moves.iter().zip(&out) {
         assert_eq!(Some(*p), terminal_probs(&mv.next_position()));
     }
+}
+
+/// With a crashed net (here the one-layer contact net under the deep one, so that
+/// the routing shows), crashed positions get it everywhere (one by one, among a
+/// roll's candidates, in the screened choice) and every other position gets
+/// exactly what it got without one.
+#[test]
+fn crashed_positions_go_to_the_crashed_net() {
+    use crate::eval::crashed::is_crashed;
+    let plain = crate::eval::default_nets::default_evaluator(None).expect("built-in nets");
+    let mut eval = plain.clone();
+    eval.crashed = Some(default_eval(None).contact);
+    let alone = NeuralEvaluator {
+        contact: eval.crashed.clone().expect("a crashed net"),
+        race: eval.race.clone(),
+        endgame: None,
+        screen: None,
+        crashed: None,
+    };
+    assert_ne!(eval.hash(), plain.hash());
+    let mut gen = MoveGenerator::new();
+    let mut scratch = eval.scratch();
+    let (mut batch, mut probs) = (Vec::new(), Vec::new());
+    let (mut crashed, mut all_crashed) = (0, 0);
+    for (pos, dice) in random_decisions(3000, 17) {
+        let moves = gen.generate(&pos, dice).to_vec();
+        eval.evaluate_moves(&pos, &moves, &mut scratch, &mut batch);
+        for (m, p) in moves.iter().zip(&batch) {
+            let next = m.next_position();
+            let want = if is_crashed(&next) {
+                crashed += 1;
+                alone.evaluate(&next)
+            } else {
+                plain.evaluate(&next)
+            };
+            assert_eq!(eval.evaluate(&next), want);
+            assert!((0..OUTPUTS).all(|k| (p.0[k] - want.0[k]).abs() < 1e-5));
+        }
+        if !moves.is_empty() && moves.iter().all(|m| is_crashed(&m.next_position())) {
+            all_crashed += 1;
+            let (i, _) = eval
+                .choose_move(&pos, &moves, &mut scratch, &mut probs)
+                .expect("a choice");
+            let by_value = best_move_index(&batch).expect("a best move");
+            assert_eq!(i, by_value, "{}", crate::ids::position_id::encode(&pos));
+        }
+    }
+    assert!(crashed > 500 && all_crashed > 20, "{crashed} {all_crashed}");
 }

@@ -5,6 +5,7 @@ use super::files::{save, write_atomic};
 use super::which_nets::Nets;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
+use bgfarm_engine::eval::crashed::is_crashed;
 use bgfarm_engine::eval::net::format::save_bundle;
 use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
@@ -89,14 +90,21 @@ pub enum OptimizerArg {
 }
 
 /// The nets `fit` changes (`--nets`), each with its own seed for new weights.
+/// `--nets crashed` fits the crashed net (made from the contact net first where
+/// the nets have none).
 fn fitted_nets<'a>(
     eval: &'a mut NeuralEvaluator<'_>,
     nets: Nets,
     seed: u64,
 ) -> impl Iterator<Item = (&'a mut Net, u64)> {
+    let (contact, race, crashed) = (&mut eval.contact, &mut eval.race, &mut eval.crashed);
     [
-        (nets != Nets::Race).then_some((&mut eval.contact, seed)),
-        (nets != Nets::Contact).then_some((&mut eval.race, seed ^ 0x5eed)),
+        matches!(nets, Nets::Both | Nets::Contact).then_some((contact, seed)),
+        matches!(nets, Nets::Both | Nets::Race).then_some((race, seed ^ 0x5eed)),
+        crashed
+            .as_mut()
+            .filter(|_| nets == Nets::Crashed)
+            .map(|n| (n, seed ^ 0xc4a5)),
     ]
     .into_iter()
     .flatten()
@@ -143,6 +151,9 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
         return Err(CliError::msg("--sibling-weight must be in 0..1000"));
     }
     let mut eval = load_evaluator(&a.init)?;
+    if a.nets == Nets::Crashed && eval.crashed.is_none() {
+        eval.crashed = Some(eval.contact.clone());
+    }
     if let Some(h) = a.hidden {
         // Only the nets being fitted: a widened net computes the same values more
         // slowly until it is trained.
@@ -218,7 +229,18 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             contact.clear();
             groups.clear();
         }
+        Nets::Crashed => {
+            race.clear();
+            race_groups.clear();
+            contact.retain(|s| is_crashed(&s.pos));
+            groups.retain(|g: &Vec<Sample>| g.iter().all(|s| is_crashed(&s.pos)));
+        }
         Nets::Both => {}
+    }
+    // With a crashed net the contact net no longer answers crashed positions.
+    if eval.crashed.is_some() && a.nets != Nets::Crashed {
+        contact.retain(|s| !is_crashed(&s.pos));
+        groups.retain(|g: &Vec<Sample>| g.iter().all(|s| !is_crashed(&s.pos)));
     }
     if !a.siblings.is_empty() {
         eprintln!(
@@ -306,10 +328,15 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
             ),
         );
     };
-    // The two nets are independent: fit them on two threads.
-    let (c, r) = (&mut eval.contact, &mut eval.race);
+    // The two nets are independent: fit them on two threads. The crashed net
+    // takes the contact samples, which are its own positions by now.
+    let (c, kind) = match (a.nets, eval.crashed.as_mut()) {
+        (Nets::Crashed, Some(crashed)) => (crashed, "crashed"),
+        _ => (&mut eval.contact, "contact"),
+    };
+    let r = &mut eval.race;
     rayon::join(
-        || fit_one(c, &contact, &groups, "contact"),
+        || fit_one(c, &contact, &groups, kind),
         || fit_one(r, &race, &race_groups, "race"),
     );
     save(&eval.contact, &a.out.join("contact.safetensors"))?;
@@ -320,6 +347,10 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
     if let Some(screen) = &eval.screen {
         save(screen, &a.out.join("screen.safetensors"))?;
         nets.push(("screen.", screen));
+    }
+    if let Some(crashed) = &eval.crashed {
+        save(crashed, &a.out.join("crashed.safetensors"))?;
+        nets.push(("crashed.", crashed));
     }
     let bundle = save_bundle(&nets)?;
     write_atomic(&a.out.join("nets.safetensors"), &bundle)?;

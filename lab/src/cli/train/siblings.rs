@@ -73,6 +73,11 @@ pub fn siblings(a: SiblingsArgs) -> Result<(), CliError> {
         Nets::Contact => &[Class::Contact],
         Nets::Race => &[Class::Race],
         Nets::Both => &[Class::Contact, Class::Race],
+        Nets::Crashed => {
+            return Err(CliError::msg(
+                "--class crashed: sibling groups are drawn per net (contact, race or both)",
+            ))
+        }
     };
     let pool = pool(a.threads)?;
     let mut parents = read_positions(&a.positions)?;

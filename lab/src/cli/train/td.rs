@@ -70,6 +70,7 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
         race,
         endgame,
         screen: None,
+        crashed: None,
     };
     let start = Instant::now();
     let mut done = 0u64;

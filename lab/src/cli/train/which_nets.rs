@@ -1,6 +1,7 @@
 //! `--nets` / `--class` of the supervised commands: which of the two nets a
 //! command fits, or whose positions it keeps.
 
+use bgfarm_engine::eval::crashed::is_crashed;
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::Position;
 
@@ -11,6 +12,9 @@ pub enum Nets {
     Both,
     Contact,
     Race,
+    /// The contact positions GNU Backgammon classes as crashed
+    /// ([`bgfarm_engine::eval::crashed`]).
+    Crashed,
 }
 
 impl Nets {
@@ -20,6 +24,7 @@ impl Nets {
             Nets::Both => true,
             Nets::Contact => eval.class(pos) == Class::Contact,
             Nets::Race => eval.class(pos) == Class::Race,
+            Nets::Crashed => eval.class(pos) == Class::Contact && is_crashed(pos),
         }
     }
 }
