@@ -7,9 +7,9 @@
 //!
 //! The rule is the bench's (`engine/testdata/oracle/README.md`): a side with `n`
 //! checkers not borne off, `x0` on its 1-point and `x1` on its 2-point, is crashed
-//! if `n <= 6`; or, with `x0 >= 2`, if `n - x0 <= 6` or (`x1 >= 2` and `n - x0 - x1
-//! + 1 <= 6`); or, with `x0 <= 1`, if `n - (x1 - 1) <= 6`. Checkers on the low
-//! points count as out of play. `tests/crashed_class.rs` checks every bench
+//! if `n <= 6`; or, with `x0 >= 2`, if `n - x0 <= 6` or (`x1 >= 2` and
+//! `n - x0 - x1 < 6`); or, with `x0 <= 1`, if `n - (x1 - 1) <= 6`. Checkers on the
+//! low points count as out of play. `tests/crashed_class.rs` checks every bench
 //! position's tag.
 
 use crate::position::Position;
@@ -26,7 +26,7 @@ fn side_crashed(board: &[u8; 25]) -> bool {
         return true;
     }
     if x0 >= 2 {
-        n - x0 <= IN_PLAY || (x1 >= 2 && n - x0 - x1 + 1 <= IN_PLAY)
+        n - x0 <= IN_PLAY || (x1 >= 2 && n - x0 - x1 < IN_PLAY)
     } else {
         n - (x1 - 1) <= IN_PLAY
     }
