@@ -5,6 +5,7 @@
 use crate::nets::load_evaluator;
 use crate::race_args::RaceArgs;
 use crate::CliError;
+use bgfarm_engine::eval::crashed::is_crashed;
 use bgfarm_engine::eval::neural::Class;
 use bgfarm_engine::eval::{terminal_probs, Evaluator, Probs};
 use bgfarm_engine::Position;
@@ -13,7 +14,8 @@ use bgfarm_engine::Position;
 /// them.
 pub struct StaticEval {
     pub probs: Probs,
-    /// `game over`, `bear-off database`, `race net` or `contact net`.
+    /// `game over`, `bear-off database`, `race net`, `crashed net` (nets that carry
+    /// one, on a crashed position) or `contact net`.
     pub source: &'static str,
 }
 
@@ -29,6 +31,7 @@ pub fn static_eval(net: &str, race: &RaceArgs, pos: &Position) -> Result<StaticE
         Class::Over => "game over",
         Class::Endgame => "bear-off database",
         Class::Race => "race net",
+        Class::Contact if eval.crashed.is_some() && is_crashed(pos) => "crashed net",
         Class::Contact => "contact net",
     };
     Ok(StaticEval { probs, source })
