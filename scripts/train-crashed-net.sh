@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# Fits a crashed net (engine/src/eval/crashed.rs: the contact positions GNU
-# Backgammon classes as crashed) from the built-in nets, and scores it next to them
-# on GNU Backgammon's bench and on a larger crashed bench. Not yet built in: see
-# docs/research-log.md, "A crashed net", for what it measured (issue 38).
+# Makes the built-in crashed net (engine/nets/crashed.safetensors; the contact
+# positions GNU Backgammon classes as crashed, engine/src/eval/crashed.rs) from the
+# nets before it (`default-no-crashed`), and scores it next to them on GNU
+# Backgammon's bench and on two larger crashed benches. What it measured:
+# docs/research-log.md, "A crashed net" (issue 38).
 #
 # Usage: scripts/train-crashed-net.sh [WORK_DIR]   (default: crashed-net-work)
 # Needs a release build (`cargo build --release -p bgfarm-lab --bin bgfarm-lab` and
 # `--bin bgfarm`); GNU Backgammon's Python package (`pip install gnubg`) only for
-# step 5's larger bench, which is skipped without it.
+# step 5's larger benches, which are skipped without it.
 #
-# 1. Positions: every crashed position of 40,000 self-play games of the built-in
-#    nets, with the candidates of 30% of the rolls (771,337 distinct, 26 s), shuffled.
-# 2. 2-ply labels by the built-in nets' own search for 400,000 of them (418 s).
+# 1. Positions: every crashed position of 60,000 games in which each game plays a
+#    uniformly random legal move with a chance drawn from 0, 0, 0.05, 0.15, 0.3,
+#    0.6, 1 (as GNU Backgammon's bench was drawn), else the nets' best, with the
+#    candidates of 30% of the rolls (2,340,427 distinct, 32 s), shuffled.
+# 2. 2-ply labels by the nets' own search for 500,000 of them (505 s).
 # 3. A fit of the contact net's copy to them (`train fit --nets crashed`, 20 epochs,
-#    Adam 0.001 -> 0.00003, 51 s): equity RMSE 0.0514 -> 0.0343 held out.
-# 4. 72-trial rollout labels (0-ply play, variance reduction) for 24,001 of them
-#    (958 s), and 10 more epochs on those alone from step 3's net (lr 0.0003).
-# 5. `bench hint --ply 0` on the oracle bench, and on 600 crashed decisions from
-#    other games (seed 99) scored by GNU Backgammon 0 and 2 ply
-#    (scripts/crashed-bench.py).
+#    Adam 0.001 -> 0.00003, 59 s).
+# 4. 36-trial rollout labels (0-ply play by step 3's nets, variance reduction) for
+#    30,000 other positions of step 1 (about 23 minutes), and a fit of step 3's
+#    crashed net to them.
+# 5. `bench hint --ply 0` on the oracle bench, and on 600 crashed decisions each from
+#    other games (seed 98 with random moves as step 1, seed 99 greedy self-play),
+#    scored by GNU Backgammon 0 and 2 ply (scripts/crashed-bench.py).
 #
-# About 25 minutes on 2 cores. THREADS=N sets the labelling threads.
+# About 45 minutes on 2 cores. THREADS=N sets the labelling threads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-crashed-net-work}
@@ -28,33 +32,47 @@ lab=${BGFARM_LAB:-$root/target/release/bgfarm-lab}
 bgfarm=${BGFARM:-$root/target/release/bgfarm}
 threads=()
 if [[ -n ${THREADS:-} ]]; then threads=(--threads "$THREADS"); fi
+mix=0,0,0.05,0.15,0.3,0.6,1
+base=default-no-crashed
 mkdir -p "$work"
 cd "$work"
 
-"$lab" train positions --games 40000 --candidates 0.3 --class crashed --seed 11 \
-    --out pos.txt "${threads[@]}"
+"$lab" train positions --net "$base" --games 60000 --random-moves "$mix" --candidates 0.3 \
+    --class crashed --seed 21 --out pos.txt "${threads[@]}"
 shuf --random-source=<(yes) pos.txt >pos_shuf.txt
-"$lab" train label --positions pos_shuf.txt --out ply2.txt --ply 2 --limit 400000 "${threads[@]}"
-"$lab" train fit --data ply2.txt --init default --nets crashed --epochs 20 \
+"$lab" train label --net "$base" --positions pos_shuf.txt --out ply2.txt --ply 2 \
+    --limit 500000 "${threads[@]}"
+"$lab" train fit --data ply2.txt --init "$base" --nets crashed --epochs 20 \
     --lr-start 0.001 --lr-end 0.00003 --out fit-ply2
-sed -n 24000,48000p pos_shuf.txt >pos_rollout.txt
-"$lab" train label --positions pos_rollout.txt --out rollout72.txt --rollout 72 "${threads[@]}"
-"$lab" train fit --data rollout72.txt --init fit-ply2/nets.safetensors --nets crashed \
-    --epochs 10 --lr-start 0.0003 --out fit-rollout
+sed -n 1000001,1030000p pos_shuf.txt >pos_rollout.txt
+"$lab" train label --net fit-ply2/nets.safetensors --positions pos_rollout.txt \
+    --out rollout36.txt --rollout 36 "${threads[@]}"
+"$lab" train fit --data rollout36.txt --init fit-ply2/nets.safetensors --nets crashed \
+    --epochs 10 --lr-start 0.0003 --lr-end 0.00003 --out fit-rollout
+cmp fit-rollout/crashed.safetensors "$root/engine/nets/crashed.safetensors" &&
+    echo "fit-rollout/crashed.safetensors is the built-in crashed net"
 
-for nets in default fit-ply2/nets.safetensors fit-rollout/nets.safetensors; do
+for nets in "$base" fit-ply2/nets.safetensors fit-rollout/nets.safetensors; do
     echo "== $nets: GNU Backgammon's bench"
     "$lab" bench hint --ply 0 --net "$nets" --file "$root/engine/testdata/oracle/bench.jsonl"
 done
 if python3 -c 'import gnubg' 2>/dev/null; then
-    "$lab" train positions --games 5000 --candidates 0 --class crashed --seed 99 --out held.txt
+    "$lab" train positions --net "$base" --games 5000 --random-moves "$mix" --class crashed \
+        --seed 98 --out held_random.txt
+    shuf --random-source=<(yes 7) held_random.txt >held_random_shuf.txt
+    BGFARM=$bgfarm python3 "$root/scripts/crashed-bench.py" held_random_shuf.txt \
+        bench-random600.jsonl --count 600 --seed 5
+    "$lab" train positions --net "$base" --games 5000 --candidates 0 --class crashed \
+        --seed 99 --out held.txt
     shuf --random-source=<(yes 7) held.txt >held_shuf.txt
     BGFARM=$bgfarm python3 "$root/scripts/crashed-bench.py" held_shuf.txt bench600.jsonl \
         --count 600 --seed 5
-    for nets in default fit-ply2/nets.safetensors fit-rollout/nets.safetensors; do
-        echo "== $nets: 600 crashed decisions"
-        "$lab" bench hint --ply 0 --net "$nets" --file bench600.jsonl
+    for nets in "$base" fit-ply2/nets.safetensors fit-rollout/nets.safetensors; do
+        for b in bench-random600.jsonl bench600.jsonl; do
+            echo "== $nets: $b"
+            "$lab" bench hint --ply 0 --net "$nets" --file "$b" --class crashed
+        done
     done
 else
-    echo "the larger crashed bench needs GNU Backgammon's Python package (pip install gnubg): skipped"
+    echo "the larger crashed benches need GNU Backgammon's Python package (pip install gnubg): skipped"
 fi

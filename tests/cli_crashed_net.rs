@@ -1,6 +1,6 @@
 //! Nets that carry a crashed net (`crashed.` in a bundle) through the built binary:
 //! `bgfarm eval` answers a crashed position with it and says so, and every other
-//! position exactly as the nets without one.
+//! position exactly as the nets without one; the built-in nets carry one.
 
 mod common;
 
@@ -51,4 +51,18 @@ fn a_bundle_with_a_crashed_net_answers_crashed_positions_with_it() {
     assert_eq!(with["evaluator"], "contact net");
     let default = json(&["eval", opening, "--json"]);
     assert_eq!(with["probs"], default["probs"]);
+}
+
+#[test]
+fn the_default_nets_answer_crashed_positions_with_their_crashed_net() {
+    let default = json(&["eval", CRASHED, "--json"]);
+    assert_eq!(default["evaluator"], "crashed net");
+    let without = json(&["eval", CRASHED, "--net", "default-no-crashed", "--json"]);
+    assert_eq!(without["evaluator"], "contact net");
+    assert_ne!(default["probs"], without["probs"]);
+    // Elsewhere the crashed net changes nothing.
+    let opening = "4HPwATDgc/ABMA";
+    let default = json(&["eval", opening, "--json"]);
+    let without = json(&["eval", opening, "--net", "default-no-crashed", "--json"]);
+    assert_eq!(default["probs"], without["probs"]);
 }

@@ -170,13 +170,20 @@ fn read(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// Loads the nets named by `spec`: `default` (alias `deep`: the deeper contact net
 /// screened by the one-layer one, [`default_nets::default_evaluator`]), `fast` (the
-/// one-layer nets alone), a bundle file (screen and crashed nets optional, as
+/// one-layer nets alone), `default-no-crashed` (the default without its crashed
+/// net, as the default was up to 0.14.0: where `scripts/train-crashed-net.sh`
+/// starts), a bundle file (screen and crashed nets optional, as
 /// `screen.` and `crashed.`) or a directory (`contact.safetensors`,
 /// `race.safetensors`, optional `screen.safetensors` and `crashed.safetensors`).
 pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> {
     match spec {
         "default" | "deep" => return Ok(default_nets::default_evaluator(endgame()?)?),
         "fast" => return Ok(default_nets::fast_evaluator(endgame()?)?),
+        "default-no-crashed" => {
+            let mut eval = default_nets::default_evaluator(endgame()?)?;
+            eval.crashed = None;
+            return Ok(eval);
+        }
         _ => {}
     }
     let (contact, race, screen, crashed) = {
@@ -220,8 +227,8 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
             )
         } else {
             return Err(CliError::msg(format!(
-                "no nets at {spec:?}: give `default`, `fast`, a .safetensors bundle or a \
-                 directory"
+                "no nets at {spec:?}: give `default`, `fast`, `default-no-crashed`, a \
+                 .safetensors bundle or a directory"
             )));
         }
     };

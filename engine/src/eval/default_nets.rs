@@ -66,14 +66,22 @@ pub const BYTES: &[u8] = include_bytes!("../../nets/default.safetensors");
 /// `scripts/train-default-nets.sh`.
 pub const DEEP_BYTES: &[u8] = include_bytes!("../../nets/deep.safetensors");
 
-/// The default evaluator: [`DEEP_BYTES`]' nets, screened by [`BYTES`]' contact net.
+/// The crashed net (a 234-128-64-5 net, unprefixed tensors): the deeper contact
+/// net's copy fitted to crashed positions ([`super::crashed`]) from games with
+/// random moves mixed in as GNU Backgammon's bench draws them, labelled by the
+/// built-in nets' 2-ply search; `scripts/train-crashed-net.sh`. It answers the
+/// default evaluator's crashed positions instead of the contact net and its screen.
+pub const CRASHED_BYTES: &[u8] = include_bytes!("../../nets/crashed.safetensors");
+
+/// The default evaluator: [`DEEP_BYTES`]' nets, screened by [`BYTES`]' contact net,
+/// with [`CRASHED_BYTES`]' net for crashed positions.
 pub fn default_evaluator(endgame: Option<&dyn Endgame>) -> Result<NeuralEvaluator<'_>, NetError> {
     Ok(NeuralEvaluator {
         contact: load_bundle(DEEP_BYTES, "contact.")?,
         race: load_bundle(DEEP_BYTES, "race.")?,
         endgame,
         screen: Some(load_bundle(BYTES, "contact.")?),
-        crashed: None,
+        crashed: Some(load_bundle(CRASHED_BYTES, "")?),
     })
 }
 
@@ -103,6 +111,11 @@ mod tests {
         );
         assert_eq!(f.contact.mid(), 0);
         assert!(f.screen.is_none());
+        assert_eq!(
+            d.crashed.as_ref().map(|c| c.shape()),
+            Some(d.contact.shape())
+        );
+        assert!(f.crashed.is_none());
         assert_ne!(d.hash(), f.hash());
     }
 

@@ -47,11 +47,9 @@ pub struct Args {
     pub vr: String,
     /// Value function for the luck estimate: full (the net's best move for each roll,
     /// as GNU Backgammon) or ranked (the net's linearized equity ranks each roll's
-    /// moves, the net values the best 4 and the best of those counts). Either keeps the rollout unbiased.
-    /// Ranked is the default: it measured the best precision per CPU-second on the
-    /// opening position (1296 trials, one thread, as 1/(SE^2 s): ranked SE 0.0113
-    /// in 8.3 s = 944, full 0.0101 in 13.8 s = 716, off 0.0351 in 1.8 s = 454;
-    /// `scripts/bench-rollout-precision.sh`).
+    /// moves and the net values only the best few). Either keeps the rollout
+    /// unbiased; ranked, the default, gives the more precision per CPU-second
+    /// (measured in docs/research-log.md, "Rollouts: speed and variance").
     #[arg(long, default_value = "ranked")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.

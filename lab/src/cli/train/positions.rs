@@ -9,6 +9,7 @@ use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::races::{race_positions, RaceKind};
+use bgfarm_engine::rng::Rng;
 use bgfarm_engine::Position;
 use bgfarm_lab::train::supervised::{self as sup, Exploration};
 use rayon::prelude::*;
@@ -40,6 +41,11 @@ pub struct PositionsArgs {
     /// too: positions a move choice must rank that good play never reaches.
     #[arg(long, default_value_t = Exploration::default().candidates)]
     pub candidates: f32,
+    /// Games with random moves: each game draws one chance from this list (for
+    /// example `0,0,0.05,0.15,0.3,0.6,1`, the mix GNU Backgammon's bench was drawn
+    /// with) and plays a uniformly random legal move with it, else as above.
+    #[arg(long, value_delimiter = ',')]
+    pub random_moves: Vec<f32>,
     /// Keep only the positions one net answers.
     #[arg(long, value_enum, default_value_t = Nets::Both)]
     pub class: Nets,
@@ -83,13 +89,18 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
             "--explore-rate and --candidates must be in 0..1 and --explore-top at least 1",
         ));
     }
+    if a.random_moves.iter().any(|q| !(0.0..=1.0).contains(q)) {
+        return Err(CliError::msg("--random-moves chances must be in 0..1"));
+    }
     let eval = load_evaluator(&a.net)?;
     let pool = pool(a.threads)?;
     let explore = Exploration {
         rate: a.explore_rate,
         top: a.explore_top,
         candidates: a.candidates,
+        random: 0.0,
     };
+    let mix = &a.random_moves;
     let mut out = create(&a.out)?;
     let mut seen: HashSet<[u8; 10]> = HashSet::new();
     let (mut total, mut kept) = (0usize, 0usize);
@@ -102,7 +113,13 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         let games: Vec<Vec<Position>> = pool.install(|| {
             (first..first + n)
                 .into_par_iter()
-                .map(|g| sup::selfplay_positions(&eval, a.seed, g, explore))
+                .map(|g| {
+                    let explore = Exploration {
+                        random: random_chance(mix, a.seed, g),
+                        ..explore
+                    };
+                    sup::selfplay_positions(&eval, a.seed, g, explore)
+                })
                 .collect()
         });
         for pos in games.iter().flatten() {
@@ -126,6 +143,16 @@ pub fn positions(a: PositionsArgs) -> Result<(), CliError> {
         a.out.display()
     );
     Ok(())
+}
+
+/// Game `g`'s chance of a random move: drawn from `mix` by a stream of its own, so
+/// the games' dice are those of the same seed without `--random-moves`.
+fn random_chance(mix: &[f32], seed: u64, g: u64) -> f32 {
+    if mix.is_empty() {
+        return 0.0;
+    }
+    let mut rng = Rng::for_stream(seed ^ 0x7a6e_d0f1_5c3b_9e21, g);
+    mix[rng.below(mix.len() as u32) as usize]
 }
 
 /// `bgfarm-lab train races`: random races with gammons or backgammons at stake (see

@@ -22,6 +22,12 @@ pub struct Exploration {
     /// extra random number, so a seed plays the same games as with no candidates
     /// option at all, and recorded pipelines reproduce).
     pub candidates: f32,
+    /// Chance that a move is a uniformly random legal play instead (GNU Backgammon's
+    /// bench draws its positions from games where it is one of 0, 0.05, 0.15, 0.3,
+    /// 0.6 and 1 per game: that is how its crashed positions, mostly back games and
+    /// closed-out sides, come about, which greedy self-play seldom reaches). 0 draws no
+    /// extra random number, so a seed plays the same games as before the option.
+    pub random: f32,
 }
 
 impl Default for Exploration {
@@ -33,6 +39,7 @@ impl Default for Exploration {
             rate: 0.1,
             top: 4,
             candidates: 0.0,
+            random: 0.0,
         }
     }
 }
@@ -77,6 +84,17 @@ pub fn selfplay_positions(
                         .map(|m| m.next_position())
                         .filter(|p| matches!(eval.class(p), Class::Contact | Class::Race)),
                 );
+            }
+            let random_now =
+                explore.random > 0.0 && moves.len() > 1 && (rng.next_f64() as f32) < explore.random;
+            if random_now {
+                let i = rng.below(moves.len() as u32) as usize;
+                let next = moves[i].next_position();
+                if terminal_probs(&next).is_some() {
+                    break;
+                }
+                pos = next;
+                continue;
             }
             eval.evaluate_moves(&pos, moves, &mut scratch, &mut probs);
             let explore_now =
@@ -133,10 +151,30 @@ mod tests {
                         rate: 0.0,
                         top: 1,
                         candidates: 0.0,
+                        random: 0.0,
                     },
                 )
             })
             .collect();
         assert_ne!(a, greedy);
+    }
+
+    #[test]
+    fn random_moves_reach_more_crashed_positions() {
+        let eval = default_eval();
+        let crashed = |random: f32| {
+            let ex = Exploration {
+                random,
+                ..Exploration::default()
+            };
+            (0..40)
+                .flat_map(|g| selfplay_positions(&eval, 9, g, ex))
+                .filter(|p| bgfarm_engine::eval::crashed::is_crashed(p))
+                .count()
+        };
+        let (greedy, random) = (crashed(0.0), crashed(1.0));
+        assert!(random > 2 * greedy.max(1), "{random} against {greedy}");
+        // Same seed, same option: same games.
+        assert_eq!(random, crashed(1.0));
     }
 }
