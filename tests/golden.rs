@@ -84,7 +84,7 @@ fn main_command() {
             "1296",
             "--json",
         ],
-        "a1fef691646d8a775df474bb0bd70aa97915df1ae4d7defa0d20d40f27872f97",
+        "339219babdb23b2bf9884cab34fb811fe3491792f7db663468a4c8994a088570",
     );
 }
 
@@ -111,7 +111,7 @@ fn hint_two_ply() {
             "hint-crashed",
             "mwEAQNt2KgAIAA",
             "13",
-            "fa19bd64d55413f946a0fcb994685c0079a52427188b6bcace6f1a8f6ebf781c",
+            "8f3fa212e70bb2eea6a089873416ed542c7e62ddb69ebac7f9f2a70cbc0d5be6",
         ),
         (
             "hint-race",
@@ -145,7 +145,7 @@ fn cubeful_rollout() {
             "7",
             "--json",
         ],
-        "1d2807cef0542f9ae0e72e47424b0f200652f42f514a58b05e53414b6ed75b7b",
+        "927c609d29037afa3f9c4faa335f44dad0b617674de27d859b72bba9d6c50d0a",
     );
 }
 
@@ -164,7 +164,7 @@ const MATCH_SIM: [&str; 12] = [
     "3",
     "--json",
 ];
-const MATCH_SIM_HASH: &str = "e603d0f1e56fe824c8aa7dddb527ecd40769fd6a057f18ad50c3c384ac925c96";
+const MATCH_SIM_HASH: &str = "47b3ae5ee777b1e1366cbbbc779a31f95277b68eb243602f1552650b4d590e97";
 
 #[test]
 fn match_sim() {
@@ -178,6 +178,6 @@ fn duel() {
         &[
             "duel", "--a", "default", "--b", "pubeval", "--games", "2000", "--seed", "5", "--json",
         ],
-        "6bf530d564fbfc1fec2e21fbf84aaba4fe9532ea95ddcc620ed28eaa43884066",
+        "2b4b7bf78594804947123f614fef153f4d75f71fa7be051100191100ba7af7f2",
     );
 }

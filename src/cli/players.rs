@@ -8,7 +8,8 @@ use bgfarm_engine::play::RandomPlayer;
 /// The player called `name` on the command line: `pubeval` (Tesauro's reference
 /// evaluator), `random` (a uniformly random legal move), `default` (the built-in
 /// nets; `deep` is another name for them), `fast` (the built-in one-layer nets
-/// alone), a `.safetensors` bundle or a directory of nets, each playing greedily at
+/// alone), `default-no-crashed` (the built-in nets without their crashed net), a
+/// `.safetensors` bundle or a directory of nets, each playing greedily at
 /// 0-ply (with a screen net, screened as in rollouts).
 pub fn player_by_name(name: &str) -> Result<Box<dyn Player>, CliError> {
     match name.trim() {
@@ -17,14 +18,15 @@ pub fn player_by_name(name: &str) -> Result<Box<dyn Player>, CliError> {
         n if n == "default"
             || n == "deep"
             || n == "fast"
+            || n == "default-no-crashed"
             || n.ends_with(".safetensors")
             || std::path::Path::new(n).is_dir() =>
         {
             Ok(Box::new(Greedy(super::nets::load_evaluator(n)?)))
         }
         n => Err(CliError::msg(format!(
-            "unknown player {n:?}: use pubeval, random, default, fast, a .safetensors net \
-             file or a directory of nets"
+            "unknown player {n:?}: use pubeval, random, default, fast, default-no-crashed, a \
+             .safetensors net file or a directory of nets"
         ))),
     }
 }

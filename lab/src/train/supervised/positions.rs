@@ -169,7 +169,7 @@ mod tests {
             };
             (0..40)
                 .flat_map(|g| selfplay_positions(&eval, 9, g, ex))
-                .filter(|p| bgfarm_engine::eval::crashed::is_crashed(p))
+                .filter(bgfarm_engine::eval::crashed::is_crashed)
                 .count()
         };
         let (greedy, random) = (crashed(0.0), crashed(1.0));
