@@ -136,7 +136,8 @@ fn greedy_uses_the_batch_and_agrees_with_after_move() {
 
 /// The screened choice, by its definition: the contact net's best among the
 /// screen's best [`SCREEN_KEEP`] contact candidates within [`SCREEN_MARGIN`] and
-/// every candidate without contact, the first on ties.
+/// every other candidate (races, and crashed positions where the crashed net
+/// answers), the first on ties.
 fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
     let screen = NeuralEvaluator {
         contact: eval.screen.clone().expect("a screen"),
@@ -146,10 +147,12 @@ fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
         crashed: None,
     };
     let eq = |e: &NeuralEvaluator<'_>, m: &Move| after_move(e, m).equity();
+    let screened =
+        |next: &Position| next.has_contact() && !(eval.crashed.is_some() && is_crashed(next));
     let mut contact: Vec<(f32, usize)> = moves
         .iter()
         .enumerate()
-        .filter(|(_, m)| m.next_position().has_contact())
+        .filter(|(_, m)| screened(&m.next_position()))
         .map(|(i, m)| (eq(&screen, m), i))
         .collect();
     contact.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -160,7 +163,7 @@ fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
         .take_while(|c| c.0 >= floor)
         .map(|c| c.1)
         .collect();
-    offered.extend((0..moves.len()).filter(|&i| !moves[i].next_position().has_contact()));
+    offered.extend((0..moves.len()).filter(|&i| !screened(&moves[i].next_position())));
     offered.sort_unstable();
     let mut best = offered[0];
     for &i in &offered {
@@ -195,9 +198,10 @@ fn the_screen_passes_its_best_few_to_the_contact_net() {
         let (next, p) = eval.best_successor(&mut gen, &mut es, &mut probs, &pos, dice);
         assert_eq!(next, moves[got].next_position(), "{pos:?} {dice:?}");
         assert!((p.equity() - after_move(&eval, &moves[got]).equity()).abs() < 1e-5);
+        // The same nets without the screen (the crashed net still answers
+        // crashed candidates).
         let full = Greedy(NeuralEvaluator {
             screen: None,
-            crashed: None,
             ..eval.clone()
         })
         .choose(&pos, dice, &moves);
@@ -210,7 +214,6 @@ fn the_screen_passes_its_best_few_to_the_contact_net() {
     eval.screen = Some(eval.contact.clone());
     let full = Greedy(NeuralEvaluator {
         screen: None,
-        crashed: None,
         ..eval.clone()
     });
     for (pos, dice) in random_decisions(300, 32) {
