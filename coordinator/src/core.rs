@@ -76,6 +76,7 @@ fn response(job: &Job, threads: u32) -> v1::GetJobResponse {
         aggregate: a.rollout,
         match_sim_aggregate: a.match_sim,
         study_cells: a.study_cells,
+        labels: a.labels,
     }
 }
 

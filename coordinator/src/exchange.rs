@@ -339,7 +339,10 @@ impl Core {
                 continue;
             }
             let (limit, tables) = self.first_ply_gate(job);
-            let spec_bytes = job.spec.encoded_len();
+            // A lease's spec: the job's, or for labels its first (largest) batch's.
+            let spec_bytes = job.batches.first().map_or(0, |b| {
+                job.work.lease_spec(&job.spec, &b.trials).encoded_len()
+            });
             let before = out.len();
             let mut skipped = VecDeque::new();
             // At least one lease, whatever its size: a worker must make progress.
@@ -375,7 +378,7 @@ impl Core {
                         job_id: job.id,
                         batch_index: b,
                     }),
-                    spec: Some(job.spec.clone()),
+                    spec: Some(job.work.lease_spec(&job.spec, &batch.trials)),
                     trial_start: batch.trials.start,
                     trial_end: batch.trials.end,
                     active: batch.active.clone(),

@@ -84,7 +84,7 @@ impl Job {
         let batches: Vec<Batch> = work.batch_ranges().into_iter().map(Batch::new).collect();
         let waves = match &work {
             Work::Rollout { plan, .. } => plan.stop.any().then(|| Waves::new(plan)),
-            Work::MatchSim { .. } | Work::Study { .. } => None,
+            Work::MatchSim { .. } | Work::Study { .. } | Work::Label { .. } => None,
         };
         let released = waves
             .as_ref()

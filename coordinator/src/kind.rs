@@ -1,14 +1,17 @@
 //! The kinds of job and what the coordinator keeps of each: its plan, decoded from
 //! the submitted spec and validated ([`bgfarm_engine::rollout::RolloutPlan`],
-//! [`bgfarm_engine::matchsim::SimPlan`], [`bgfarm_engine::matchsim::StudyPlan`]),
+//! [`bgfarm_engine::matchsim::SimPlan`], [`bgfarm_engine::matchsim::StudyPlan`],
+//! [`bgfarm_engine::label::LabelPlan`]),
 //! and the engine fingerprint its results must be computed with. How a work unit
 //! (a trial of a rollout, a duplicate pair of a match simulation or of a study's
-//! cell) is computed is the workers' business.
+//! cell, a position to label) is computed is the workers' business.
 
 use crate::split_batches;
+use bgfarm_engine::label::LabelPlan;
 use bgfarm_engine::matchsim::{SimPlan, StudyPlan};
 use bgfarm_engine::rollout::RolloutPlan;
 use bgfarm_proto::convert::plan_from_wire;
+use bgfarm_proto::label::{label_plan_from_wire, lease_spec};
 use bgfarm_proto::matchsim::sim_plan_from_wire;
 use bgfarm_proto::study::study_from_wire;
 use bgfarm_proto::v1;
@@ -31,6 +34,11 @@ pub enum Work {
     /// Units are the pairs of every cell, cell after cell.
     Study {
         plan: StudyPlan,
+        fingerprint: String,
+    },
+    /// Units are the positions; a lease carries only its batch's.
+    Label {
+        plan: LabelPlan,
         fingerprint: String,
     },
 }
@@ -83,9 +91,14 @@ impl Work {
                 fingerprint: fingerprint(&m.fingerprint, "study")?,
                 plan: study_from_wire(m).map_err(|e| e.0)?,
             }),
-            None => {
-                Err("job spec has no kind: submit a rollout, a match simulation or a study".into())
-            }
+            Some(v1::job_spec::Kind::Label(l)) => Ok(Work::Label {
+                fingerprint: fingerprint(&l.fingerprint, "label")?,
+                plan: label_plan_from_wire(l).map_err(|e| e.0)?,
+            }),
+            None => Err(
+                "job spec has no kind: submit a rollout, a match simulation, a study or labels"
+                    .into(),
+            ),
         }
     }
 
@@ -94,16 +107,18 @@ impl Work {
         match self {
             Work::Rollout { fingerprint, .. }
             | Work::MatchSim { fingerprint, .. }
-            | Work::Study { fingerprint, .. } => fingerprint,
+            | Work::Study { fingerprint, .. }
+            | Work::Label { fingerprint, .. } => fingerprint,
         }
     }
 
-    /// Work units: trials per candidate, or duplicate pairs.
+    /// Work units: trials per candidate, duplicate pairs or positions.
     pub fn units(&self) -> u64 {
         match self {
             Work::Rollout { plan, .. } => plan.trials,
             Work::MatchSim { plan, .. } => plan.pairs,
             Work::Study { plan, .. } => plan.units(),
+            Work::Label { plan, .. } => plan.positions.len() as u64,
         }
     }
 
@@ -114,23 +129,35 @@ impl Work {
             Work::Rollout { plan, .. } => split_batches(plan.trials, plan.batch),
             Work::MatchSim { plan, .. } => split_batches(plan.pairs, plan.batch),
             Work::Study { plan, .. } => plan.batch_ranges(),
+            Work::Label { plan, .. } => split_batches(plan.positions.len() as u64, plan.batch),
         }
     }
 
-    /// "rollout", "match-sim" or "study", for logs and metrics.
+    /// The spec a lease of `units` of this job (submitted as `spec`) carries: the
+    /// job's spec, except that a label lease holds only its own positions.
+    pub fn lease_spec(&self, spec: &v1::JobSpec, units: &Range<u64>) -> v1::JobSpec {
+        match &spec.kind {
+            Some(v1::job_spec::Kind::Label(l)) => lease_spec(l, units),
+            _ => spec.clone(),
+        }
+    }
+
+    /// "rollout", "match-sim", "study" or "label", for logs and metrics.
     pub fn name(&self) -> &'static str {
         match self {
             Work::Rollout { .. } => "rollout",
             Work::MatchSim { .. } => "match-sim",
             Work::Study { .. } => "study",
+            Work::Label { .. } => "label",
         }
     }
 
     /// What the job is, for `jobs list`: [`Work::name`], a study with its own
-    /// name (`study cube-life`).
+    /// name (`study cube-life`), labels with their method (`label 2-ply`).
     pub fn label(&self) -> String {
         match self {
             Work::Study { plan, .. } => format!("study {}", plan.name),
+            Work::Label { plan, .. } => format!("label {}", plan.method.describe()),
             w => w.name().to_string(),
         }
     }
@@ -217,5 +244,36 @@ mod tests {
         let mut bad = study;
         bad.cells[1].symmetric = true;
         assert!(Work::of(&study_to_wire(&bad, "fp")).is_err_and(|e| e.contains("cell 1")));
+    }
+
+    #[test]
+    fn label_jobs_are_checked_and_leases_carry_their_positions() {
+        use bgfarm_engine::label::LabelMethod;
+        use bgfarm_engine::search::Pruning;
+        use bgfarm_proto::label::label_plan_to_wire;
+        let plan = LabelPlan {
+            positions: vec![Position::STARTING; 5],
+            method: LabelMethod::Search {
+                ply: 2,
+                prune: Pruning::DEFAULT,
+            },
+            batch: 2,
+        };
+        let spec = label_plan_to_wire(&plan, "fp");
+        let w = Work::of(&spec).expect("valid");
+        assert_eq!((w.name(), w.label()), ("label", "label 2-ply".into()));
+        assert_eq!(w.units(), 5);
+        assert_eq!(w.batch_ranges(), vec![0..2, 2..4, 4..5]);
+        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(4..5)).kind else {
+            panic!("a label lease");
+        };
+        assert_eq!((l.offset, l.position_ids.len()), (4, 1));
+        assert!(Work::of(&label_plan_to_wire(&plan, "")).is_err_and(|e| e.contains("fingerprint")));
+        let mut bad = plan;
+        bad.batch = 0;
+        assert!(Work::of(&label_plan_to_wire(&bad, "fp")).is_err_and(|e| e.contains("batch")));
+        // Another kind's lease carries the whole spec.
+        let r = rollout(144, 36);
+        assert_eq!(Work::of(&r).expect("valid").lease_spec(&r, &(0..36)), r);
     }
 }

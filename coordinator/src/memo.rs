@@ -12,10 +12,12 @@
 //! 1,296-trial one with the same batch size computes the 9 new batches of 144 and
 //! equals a fresh 2,592-trial rollout byte for byte. A study's identity is its
 //! whole spec (its batches' ranges are global over its cells, so only an
-//! identical resubmission reuses them).
+//! identical resubmission reuses them); so is a label job's but its batch size
+//! (a label job resubmitted after its client was killed, the resume of
+//! `bgfarm-lab train label --coordinator`, computes nothing again).
 //!
 //! The payload is the wire message the coordinator stores as a job's result
-//! (`BatchStats` or `MatchSimStats`), so one decoder serves both. The embedded
+//! (`BatchStats`, `MatchSimStats` or `LabelStats`), so one decoder serves all. The embedded
 //! runs of the CLI use the same keys and payloads on a local store.
 
 use crate::kind::Work;
@@ -41,6 +43,7 @@ pub fn identity(spec: &v1::JobSpec) -> [u8; 32] {
             m.pairs = 0;
             m.batch_size = 0;
         }
+        Some(v1::job_spec::Kind::Label(l)) => l.batch_size = 0,
         Some(v1::job_spec::Kind::Study(_)) | None => {}
     }
     Sha256::digest(s.encode_to_vec()).into()

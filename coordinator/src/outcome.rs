@@ -4,14 +4,17 @@
 //! the list of its 16-pair chunk totals, whose float sums are folded chunk by chunk
 //! in order, which is the association the embedded run uses (see
 //! `bgfarm_engine::matchsim::chunk`); a study batch is a match-simulation batch of
-//! one cell, folded into that cell's totals. Either way the aggregate of a
-//! finished job is bit-identical to the embedded run's.
+//! one cell, folded into that cell's totals; a label batch is its positions'
+//! labels, which follow each other in position order. Either way the aggregate of
+//! a finished job is bit-identical to the embedded run's.
 
 use crate::kind::Work;
+use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::matchsim::chunk::fold_totals;
 use bgfarm_engine::matchsim::SimStats;
 use bgfarm_engine::rollout::RolloutStats;
 use bgfarm_proto::convert::{stats_from_wire, stats_to_wire};
+use bgfarm_proto::label::{labels_from_wire, labels_to_wire};
 use bgfarm_proto::matchsim::{totals_from_wire, totals_to_wire};
 use bgfarm_proto::v1;
 use prost::Message;
@@ -22,6 +25,8 @@ use std::ops::Range;
 pub enum Outcome {
     Rollout(RolloutStats),
     MatchSim(Vec<SimStats>),
+    /// The labels of the batch's positions, in order.
+    Label(Vec<[f32; OUTPUTS]>),
 }
 
 impl Outcome {
@@ -39,6 +44,10 @@ impl Outcome {
                     w.chunks.iter().map(totals_from_wire).collect(),
                 ))
             }
+            Work::Label { .. } => {
+                let w = v1::LabelStats::decode(bytes).map_err(|e| e.to_string())?;
+                labels_from_wire(&w).map(Outcome::Label).map_err(|e| e.0)
+            }
         }
     }
 }
@@ -50,6 +59,8 @@ pub struct Aggregate {
     pub match_sim: Option<v1::SimTotals>,
     /// One per cell of a study, in cell order.
     pub study_cells: Vec<v1::SimTotals>,
+    /// The labels of the job's first positions, up to the first batch not done.
+    pub labels: Option<v1::LabelStats>,
 }
 
 /// The chunks of match-simulation outcomes, in order.
@@ -58,7 +69,7 @@ fn sim_chunks<'a>(
 ) -> impl Iterator<Item = &'a SimStats> {
     outcomes.flat_map(|o| match o {
         Outcome::MatchSim(c) => c.as_slice(),
-        Outcome::Rollout(_) => &[],
+        Outcome::Rollout(_) | Outcome::Label(_) => &[],
     })
 }
 
@@ -99,6 +110,25 @@ pub fn fold<'a>(
                     .into_iter()
                     .map(|os| totals_to_wire(&fold_totals(sim_chunks(os.into_iter()))))
                     .collect(),
+                ..Aggregate::default()
+            }
+        }
+        Work::Label { .. } => {
+            // Only the leading run of done batches: a label's place in the list is
+            // its position's, so a gap would shift every label after it.
+            let mut labels = Vec::new();
+            let mut next = 0;
+            for (units, o) in outcomes {
+                match o {
+                    Outcome::Label(l) if units.start == next => {
+                        labels.extend_from_slice(l);
+                        next = units.end;
+                    }
+                    _ => break,
+                }
+            }
+            Aggregate {
+                labels: Some(labels_to_wire(&labels)),
                 ..Aggregate::default()
             }
         }
@@ -148,5 +178,36 @@ mod tests {
         let cells: Vec<SimStats> = a.study_cells.iter().map(totals_from_wire).collect();
         let first = fold_totals(&[chunk(16, 0.1), chunk(16, 0.2), chunk(8, 0.3)]);
         assert_eq!(cells, vec![first, chunk(16, 1e-17)]);
+    }
+
+    #[test]
+    fn labels_fold_up_to_the_first_batch_not_done() {
+        use bgfarm_engine::label::{LabelMethod, LabelPlan};
+        use bgfarm_engine::Position;
+        let work = Work::Label {
+            plan: LabelPlan {
+                positions: vec![Position::STARTING; 5],
+                method: LabelMethod::Rollout {
+                    trials: 36,
+                    seed: 1,
+                },
+                batch: 2,
+            },
+            fingerprint: "fp".into(),
+        };
+        let l = |x: f32| [x, 0.0, 0.0, 0.0, 0.0];
+        let b0 = (0..2, Outcome::Label(vec![l(0.1), l(0.2)]));
+        let b2 = (4..5, Outcome::Label(vec![l(0.5)]));
+        let got = |bs: &[&(Range<u64>, Outcome)]| {
+            let a = fold(&work, bs.iter().map(|(r, o)| (r, o)));
+            labels_from_wire(&a.labels.expect("labels")).expect("whole labels")
+        };
+        assert_eq!(got(&[&b0, &b2]), vec![l(0.1), l(0.2)]);
+        assert!(got(&[&b2]).is_empty());
+        let b1 = (2..4, Outcome::Label(vec![l(0.3), l(0.4)]));
+        assert_eq!(
+            got(&[&b0, &b1, &b2]),
+            vec![l(0.1), l(0.2), l(0.3), l(0.4), l(0.5)]
+        );
     }
 }

@@ -1,13 +1,15 @@
 //! Validation of the batch results workers hand in: a bad result is rejected and
-//! never stored. Rollout results are checked here, match-simulation results in
-//! [`crate::validate_sim`]. Specs are checked when they are decoded into plans
+//! never stored. Rollout and label results are checked here, match-simulation
+//! results in [`crate::validate_sim`]. Specs are checked when they are decoded into plans
 //! ([`crate::kind::Work::of`]).
 
 use crate::kind::Work;
 use crate::outcome::Outcome;
 use crate::validate_sim::check_sim_result;
+use bgfarm_engine::eval::Probs;
 use bgfarm_engine::rollout::{RolloutStats, OUTPUTS};
 use bgfarm_proto::convert::stats_from_wire;
+use bgfarm_proto::label::labels_from_wire;
 use bgfarm_proto::v1;
 use prost::Message;
 use std::ops::Range;
@@ -56,7 +58,36 @@ pub fn check_batch(
             let chunks = check_sim_result(&plan.cells[c].plan, &pairs, wire)?;
             Ok((wire.encode_to_vec(), Outcome::MatchSim(chunks)))
         }
+        Work::Label { .. } => {
+            let wire = r.labels.as_ref().ok_or("label result without labels")?;
+            let labels = labels_from_wire(wire).map_err(|e| e.0)?;
+            check_labels(trials, &labels)?;
+            Ok((wire.encode_to_vec(), Outcome::Label(labels)))
+        }
     }
+}
+
+/// Checks the labels of the batch over positions `positions`: one per position,
+/// each a distribution as the engine writes labels (`Probs::sanitized` leaves it
+/// unchanged: every value in 0..1, gammons within wins, backgammons within
+/// gammons, losing gammons within losses).
+pub fn check_labels(positions: &Range<u64>, labels: &[[f32; 5]]) -> Result<(), String> {
+    let n = positions.end - positions.start;
+    if labels.len() as u64 != n {
+        return Err(format!(
+            "{} labels in the result, the batch has {n} positions",
+            labels.len()
+        ));
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if Probs(*l).sanitized().0 != *l {
+            return Err(format!(
+                "the label of position {} is not a distribution: {l:?}",
+                positions.start + i as u64
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks a batch result against its batch: one entry per candidate, each output
@@ -135,5 +166,20 @@ mod tests {
         let mut forged = st.clone();
         forged.per_candidate[0][0].sum = i128::MAX / 2;
         assert!(check_result(2, &(0..36), &[], &forged).is_err());
+    }
+
+    #[test]
+    fn labels_are_checked() {
+        let good = [0.6, 0.2, 0.01, 0.1, 0.005];
+        assert!(check_labels(&(4..6), &[good, good]).is_ok());
+        assert!(check_labels(&(4..6), &[good]).is_err_and(|e| e.contains("2 positions")));
+        for bad in [
+            [f32::NAN, 0.2, 0.01, 0.1, 0.005],
+            [0.6, 0.7, 0.01, 0.1, 0.005],
+            [0.6, 0.2, 0.01, 0.5, 0.005],
+            [1.5, 0.2, 0.01, 0.0, 0.0],
+        ] {
+            assert!(check_labels(&(4..6), &[good, bad]).is_err_and(|e| e.contains("position 5")));
+        }
     }
 }

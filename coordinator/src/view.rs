@@ -8,6 +8,7 @@ use crate::kind::Work;
 use bgfarm_engine::matchsim::{SimStats, StudyCell};
 use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
 use bgfarm_proto::convert::stats_from_wire;
+use bgfarm_proto::label::labels_from_wire;
 use bgfarm_proto::matchsim::totals_from_wire;
 use bgfarm_storage::JobState;
 use std::time::{Duration, Instant, SystemTime};
@@ -16,9 +17,10 @@ use std::time::{Duration, Instant, SystemTime};
 #[derive(Clone, Debug)]
 pub struct JobView {
     pub id: u64,
-    /// "rollout", "match-sim" or "study NAME" (see `Work::label`).
+    /// "rollout", "match-sim", "study NAME" or "label METHOD" (see `Work::label`).
     pub kind: String,
-    /// What its units are: "trials" (per candidate) or "pairs" (of matches).
+    /// What its units are: "trials" (per candidate), "pairs" (of matches) or
+    /// "positions" (labels).
     pub unit: &'static str,
     pub state: JobState,
     pub message: String,
@@ -87,6 +89,13 @@ pub enum JobResult {
         /// Each cell's totals, in cell order.
         totals: Vec<SimStats>,
     },
+    /// Labels of positions: how they were labelled and the mean label.
+    Label {
+        method: String,
+        positions: u64,
+        /// The mean of each output over the positions.
+        mean: [f64; 5],
+    },
     /// The stored aggregate could not be decoded (a bug, reported as such).
     Unreadable(String),
 }
@@ -104,6 +113,7 @@ fn job_view(job: &Job, now: Instant) -> JobView {
         unit: match job.work {
             Work::Rollout { .. } => "trials",
             Work::MatchSim { .. } | Work::Study { .. } => "pairs",
+            Work::Label { .. } => "positions",
         },
         state: job.state,
         message: job.message.clone(),
@@ -142,6 +152,17 @@ fn job_result(job: &Job) -> JobResult {
             luck: plan.luck,
             seed: plan.seed,
             stats: totals_from_wire(&agg),
+        },
+        (Work::Label { plan, .. }, _, _) => match agg.labels.as_ref().map(labels_from_wire) {
+            Some(Ok(labels)) if labels.len() == plan.positions.len() => JobResult::Label {
+                method: plan.method.describe(),
+                positions: labels.len() as u64,
+                mean: std::array::from_fn(|k| {
+                    labels.iter().map(|l| f64::from(l[k])).sum::<f64>() / labels.len() as f64
+                }),
+            },
+            Some(Err(e)) => JobResult::Unreadable(e.0),
+            _ => JobResult::Unreadable("labels missing from a finished label job".into()),
         },
         _ => JobResult::Unreadable("no aggregate of the job's kind".into()),
     }

@@ -8,6 +8,7 @@ pub mod dice;
 pub mod error;
 pub mod eval;
 pub mod ids;
+pub mod label;
 pub mod matchsim;
 pub mod met;
 pub mod movegen;

@@ -3,12 +3,14 @@
 //! `proto/bgfarm/v1/bgfarm.proto` is compiled at build time by protox (pure Rust, no
 //! system `protoc`) and tonic-prost-build; [`v1`] is the generated code. [`convert`]
 //! maps the wire messages to and from the engine's rollout types and [`matchsim`]
-//! to and from its match-simulation types ([`study`]: its studies), so the coordinator, the worker and the
+//! to and from its match-simulation types ([`study`]: its studies), [`label`] its
+//! label plans, so the coordinator, the worker and the
 //! CLI agree on one translation; [`client`] connects to a
 //! coordinator with a bearer token.
 
 pub mod client;
 pub mod convert;
+pub mod label;
 pub mod matchsim;
 pub mod study;
 
@@ -20,8 +22,9 @@ pub mod v1 {
 
 /// Version of the wire protocol. Bumped on any incompatible change: 2 added
 /// `MatchSimSpec.chequer`, which a worker of version 1 would ignore and play
-/// cubeless chequers (another result under the same fingerprint).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// cubeless chequers (another result under the same fingerprint); 3 added label
+/// jobs (`JobSpec.label`), whose leases a worker of version 2 could not run.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Largest message either side decodes: 4 MiB holds a lease or result for about
 /// 10,000 candidates (6 outputs x 40 bytes each), far above any real rollout.

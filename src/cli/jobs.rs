@@ -3,6 +3,7 @@
 
 use super::runtime::{pem, print_line, runtime, token};
 use super::CliError;
+pub use bgfarm_cli_common::remote::{state_name, status_error};
 use bgfarm_proto::client::job_client;
 use bgfarm_proto::v1;
 use serde::Serialize;
@@ -65,17 +66,6 @@ struct JsonStatus {
     first_ply_served: u64,
 }
 
-/// The state's name in lower case (`running`, `done`, ...).
-pub fn state_name(state: i32) -> String {
-    v1::JobState::try_from(state)
-        .map(|s| {
-            s.as_str_name()
-                .trim_start_matches("JOB_STATE_")
-                .to_lowercase()
-        })
-        .unwrap_or_else(|_| format!("unknown({state})"))
-}
-
 fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
     if json {
         let j = JsonStatus {
@@ -98,9 +88,12 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {
-        // Rollouts count trials; match simulations and studies duplicate pairs.
+        // Rollouts count trials, label jobs positions, match simulations and
+        // studies duplicate pairs.
         let unit = if s.kind == "rollout" {
             "trials"
+        } else if s.kind.starts_with("label") {
+            "positions"
         } else {
             "pairs"
         };
@@ -117,11 +110,6 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
         ))?;
     }
     Ok(())
-}
-
-/// A gRPC failure as a one-line error.
-pub fn status_error(s: tonic::Status) -> CliError {
-    CliError::msg(format!("coordinator: {} ({:?})", s.message(), s.code()))
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {

@@ -17,11 +17,11 @@
 use super::local_store::LocalStore;
 use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
-use super::remote::{Access, RemoteArgs};
 use super::sim_flags::SimFlags;
 use super::sim_memo::run_with_store;
 use super::threads::pool;
 use super::CliError;
+use bgfarm_cli_common::remote::{Access, RemoteArgs};
 use bgfarm_coordinator::split_batches;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;

@@ -18,7 +18,6 @@ mod met;
 mod moves;
 mod plan_errors;
 mod players;
-mod remote;
 mod remote_sim;
 mod results;
 mod rollout;

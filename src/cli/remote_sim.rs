@@ -3,8 +3,8 @@
 //! coordinator folds them in order, so the totals (and the JSON, apart from
 //! `threads` and `seconds`) equal the embedded run's for the same plan.
 
-use super::remote::{bar, run_job, Access};
 use super::CliError;
+use bgfarm_cli_common::remote::{bar, run_job, Access};
 use bgfarm_engine::matchsim::{SimPlan, SimStats};
 use bgfarm_proto::matchsim::{sim_plan_to_wire, totals_from_wire};
 

@@ -9,10 +9,10 @@
 use super::input::parse_position;
 use super::jobs::status_error;
 use super::local_store::open_store;
-use super::remote::RemoteArgs;
 use super::rollout::{match_score, report, settings_line, Finished};
 use super::runtime::{pem, print_line, runtime, token};
 use super::CliError;
+use bgfarm_cli_common::remote::RemoteArgs;
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::{RolloutJob, RolloutStats};

@@ -1,6 +1,9 @@
-//! The engine a worker runs: the nets built into the binary plus the exact bear-off
-//! tables and the one-sided race net, the same evaluator `bgfarm rollout --net default` uses, so a worker's
-//! fingerprint equals an embedded run's on the same machine type.
+//! The engines a worker runs: the nets built into the binary plus the exact
+//! bear-off tables and the one-sided race net, the same evaluator `bgfarm rollout
+//! --net default` uses, so a worker's fingerprint equals an embedded run's on the
+//! same machine type; and for label jobs the training evaluator, the same nets
+//! with races answered by the two-sided race net, as `bgfarm-lab train label --net
+//! default` labels.
 
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
@@ -12,4 +15,21 @@ pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
     let endgame =
         default_endgame(BearoffDb::global()).map_err(|e| format!("built-in nets: {e}"))?;
     default_evaluator(Some(endgame)).map_err(|e| format!("built-in nets: {e}"))
+}
+
+/// The evaluators of a worker: [`default_evaluator`] for rollouts and
+/// simulations, and its training variant for labels (the tables alone as the
+/// endgame, see `bgfarm_cli_common::nets::load_training_evaluator`).
+pub struct Engines {
+    pub play: NeuralEvaluator<'static>,
+    pub label: NeuralEvaluator<'static>,
+}
+
+impl Engines {
+    pub fn new() -> Result<Engines, String> {
+        let play = default_evaluator()?;
+        let mut label = play.clone();
+        label.endgame = Some(BearoffDb::global());
+        Ok(Engines { play, label })
+    }
 }

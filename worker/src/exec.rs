@@ -1,17 +1,19 @@
 //! Running one lease on the calling (rayon) thread: a rollout batch with the
 //! engine's `run_batch`, a match-simulation or study batch chunk by chunk
-//! ([`crate::exec_sim`]).
+//! ([`crate::exec_sim`]), a label batch position by position.
 
+use crate::engine::Engines;
 use crate::exec_sim::{run_sim, run_study};
-use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::label::LabelPlan;
 use bgfarm_engine::rollout::{run_batch, FirstPlyCache, TrialScratch};
 use bgfarm_proto::convert::{plan_from_wire, stats_to_wire};
+use bgfarm_proto::label::{labels_to_wire, lease_positions};
 use bgfarm_proto::study::study_units;
 use bgfarm_proto::v1;
 
 /// The result of `lease` (its batch filled in), or why it cannot be run here.
 pub fn run_lease(
-    eval: &NeuralEvaluator<'_>,
+    engines: &Engines,
     fingerprint: &str,
     lease: &v1::Lease,
     cache: &FirstPlyCache,
@@ -25,6 +27,8 @@ pub fn run_lease(
         v1::job_spec::Kind::Rollout(r) => (&r.fingerprint, r.trials),
         v1::job_spec::Kind::MatchSim(m) => (&m.fingerprint, m.pairs),
         v1::job_spec::Kind::Study(s) => (&s.fingerprint, study_units(s)),
+        // A label lease holds its own positions only: it checks its range itself.
+        v1::job_spec::Kind::Label(l) => (&l.fingerprint, u64::MAX),
     };
     // Results computed by another engine would break the determinism contract.
     if needs != fingerprint {
@@ -39,6 +43,7 @@ pub fn run_lease(
         ));
     }
     let range = lease.trial_start..lease.trial_end;
+    let eval = &engines.play;
     let mut out = v1::BatchResult {
         batch: lease.batch,
         ..Default::default()
@@ -70,6 +75,16 @@ pub fn run_lease(
         }
         v1::job_spec::Kind::Study(spec) => {
             out.match_sim = Some(run_study(eval, spec, range)?);
+        }
+        v1::job_spec::Kind::Label(spec) => {
+            let (method, positions) = lease_positions(spec, &range).map_err(|e| e.0)?;
+            let n = positions.len() as u64;
+            let plan = LabelPlan {
+                positions,
+                method,
+                batch: n,
+            };
+            out.labels = Some(labels_to_wire(&plan.run(&engines.label, 0..n)));
         }
     }
     Ok(out)

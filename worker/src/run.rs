@@ -2,7 +2,7 @@
 //! many leases as there are free threads, in one `Exchange` call.
 
 use crate::backoff::Backoff;
-use crate::engine::default_evaluator;
+use crate::engine::Engines;
 use crate::exec::run_lease;
 use crate::{user_agent, WorkerConfig, WorkerError};
 use bgfarm_engine::eval::fingerprint::fingerprint;
@@ -49,7 +49,7 @@ struct Worker {
     id: String,
     heartbeat: Duration,
     pool: rayon::ThreadPool,
-    eval: Arc<bgfarm_engine::eval::neural::NeuralEvaluator<'static>>,
+    engines: Arc<Engines>,
     caches: HashMap<u64, Arc<FirstPlyCache>>,
     /// Jobs most recently leased here, newest last (their caches are kept).
     recent: VecDeque<u64>,
@@ -62,8 +62,8 @@ struct Worker {
 /// Runs a worker until shutdown (`Ok`) or a fatal refusal (`Err`).
 pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result<(), WorkerError> {
     let threads = cfg.threads.max(1);
-    let eval = Arc::new(default_evaluator().map_err(WorkerError::Engine)?);
-    let fp = fingerprint(&eval).to_string();
+    let engines = Arc::new(Engines::new().map_err(WorkerError::Engine)?);
+    let fp = fingerprint(&engines.play).to_string();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("bgfarm-trials-{i}"))
@@ -83,7 +83,7 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         id: String::new(),
         heartbeat: Duration::from_secs(1),
         pool,
-        eval,
+        engines,
         caches: HashMap::new(),
         recent: VecDeque::new(),
         held: Vec::new(),
@@ -252,13 +252,17 @@ impl Worker {
                 );
             }
         }
-        let (eval, fp, tx) = (self.eval.clone(), self.fingerprint.clone(), self.tx.clone());
+        let (engines, fp, tx) = (
+            self.engines.clone(),
+            self.fingerprint.clone(),
+            self.tx.clone(),
+        );
         self.held.push(b);
         let span = info_span!("batch", job = b.job_id, batch = b.batch_index);
         self.pool.spawn(move || {
             let _e = span.enter();
             let t = std::time::Instant::now();
-            let r = run_lease(&eval, &fp, &lease, &cache);
+            let r = run_lease(&engines, &fp, &lease, &cache);
             debug!(ms = t.elapsed().as_millis() as u64, "batch run");
             // The receiver is gone only when the worker is stopping.
             let _ = tx.send((b, r));

@@ -52,6 +52,11 @@ pub fn render_result(r: &JobResult) -> String {
             cells,
             totals,
         } => super::study::study(name, cells, totals),
+        JobResult::Label {
+            method,
+            positions,
+            mean,
+        } => labels(method, *positions, mean),
         JobResult::Unreadable(e) => format!(
             "<p class=\"err\">The result cannot be read: {}</p>\n",
             escape(e)
@@ -97,6 +102,29 @@ fn rollout(job: &RolloutJob, total: &RolloutStats) -> String {
         s.push_str(&format!("<p>cube: {}</p>\n", escape(&decision_text(&d))));
     }
     s
+}
+
+/// A label job's summary: the labels themselves go to the client's file.
+fn labels(method: &str, positions: u64, mean: &[f64; 5]) -> String {
+    let names = [
+        "win",
+        "win gammon",
+        "win backgammon",
+        "lose gammon",
+        "lose backgammon",
+    ];
+    let rows: Vec<(&str, String)> = names
+        .iter()
+        .zip(mean)
+        .map(|(n, m)| (*n, format!("{m:.4}")))
+        .collect();
+    format!(
+        "<h2>Labels</h2>
+<p>{positions} positions labelled {}; the mean of each output over them:</p>
+{}",
+        escape(method),
+        facts(&rows)
+    )
 }
 
 /// A match simulation's summary, as `bgfarm match-sim` prints it.
@@ -198,5 +226,20 @@ mod tests {
         assert!(html.contains("+0.5000"));
         assert!(html.contains("75.00%"));
         assert!(html.contains("games/match:"));
+    }
+
+    #[test]
+    fn labels_show_their_method_and_means() {
+        let r = JobResult::Label {
+            method: "2-ply".into(),
+            positions: 300,
+            mean: [0.5, 0.14, 0.006, 0.13, 0.005],
+        };
+        let html = render_result(&r);
+        assert!(html.contains("300 positions labelled 2-ply"), "{html}");
+        assert!(
+            html.contains("win gammon") && html.contains("0.1400"),
+            "{html}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The command line of `bgfarm rollout`.
 
-use crate::cli::remote::RemoteArgs;
+use bgfarm_cli_common::remote::RemoteArgs;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -5,8 +5,8 @@
 //! of a cluster.
 
 use crate::cli::local_store::LocalStore;
-use crate::cli::remote::bar;
 use crate::cli::CliError;
+use bgfarm_cli_common::remote::bar;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{
     run_batch, FirstPlyCache, RolloutJob, RolloutPlan, RolloutStats, TrialScratch, Waves,

@@ -4,8 +4,8 @@
 //! and thus the printed output, equal the embedded run's for the same plan.
 
 use super::args::Args;
-use crate::cli::remote::{bar, run_job, Access};
 use crate::cli::CliError;
+use bgfarm_cli_common::remote::{bar, run_job, Access};
 use bgfarm_engine::rollout::{RolloutPlan, RolloutStats};
 use bgfarm_proto::convert::stats_from_wire;
 use bgfarm_proto::v1;

@@ -209,8 +209,8 @@ pub fn run(args: &MatchVsMoneyArgs) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::remote::RemoteArgs;
     use crate::cli::sim_flags::SimFlags;
+    use bgfarm_cli_common::remote::RemoteArgs;
     use std::path::PathBuf;
 
     fn args(lengths: &str, x: &str, model: &str, luck: bool) -> MatchVsMoneyArgs {

@@ -41,10 +41,10 @@ mod match_vs_money;
 pub mod runner;
 mod values;
 
-use super::remote::RemoteArgs;
 use super::sim_flags::SimFlags;
 use super::threads::pool;
 use super::CliError;
+use bgfarm_cli_common::remote::RemoteArgs;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{ChequerPlay, CubeStrategy, SimPlan};
 use bgfarm_engine::met::MatchEquityTable;

@@ -1,25 +1,26 @@
 //! `bgfarm-lab train label`: labels of positions by an n-ply search or by
-//! rollouts, resumable.
+//! rollouts, resumable, in-process or on a coordinator's workers
+//! (`--coordinator`, a `label` job per `--job-size` positions). Both run the
+//! engine's [`Labeller`], so a position's label is the same bits either way.
 
 use super::files::{io_err, read_positions};
 use super::threads::pool;
 use super::which_nets::Nets;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
+use bgfarm_cli_common::remote::{bar, run_job, Access, RemoteArgs};
+use bgfarm_engine::eval::fingerprint::fingerprint;
+use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::ids::position_id;
-use bgfarm_engine::rollout::TrialScratch;
-use bgfarm_engine::search::{EvalCache, Pruning, Searcher};
+use bgfarm_engine::label::{LabelMethod, LabelPlan, Labeller, MAX_LABEL_PLY};
+use bgfarm_engine::search::Pruning;
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, parse_sample, Sample};
-use bgfarm_lab::train::supervised as sup;
+use bgfarm_proto::label::{label_plan_to_wire, labels_from_wire, MAX_LABEL_POSITIONS};
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Deepest labelling search: a 3-ply label costs ~20x a 2-ply one (~60 ms).
-const MAX_LABEL_PLY: u8 = 3;
 
 #[derive(clap::Args)]
 pub struct LabelArgs {
@@ -69,6 +70,18 @@ pub struct LabelArgs {
     pub class: Nets,
     #[arg(long)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// With --coordinator: positions per batch, the work of one worker thread
+    /// per lease (64 positions at 2-ply: about a second).
+    #[arg(long, default_value_t = 64, requires = "coordinator",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+    /// With --coordinator: positions per job (at most 50,000). The output grows a
+    /// job at a time; a killed run resubmits its job and the coordinator's memory
+    /// of computed batches hands back what was labelled.
+    #[arg(long, default_value_t = 10_000, requires = "coordinator")]
+    pub job_size: usize,
 }
 
 /// How many whole, valid lines an earlier labelling run left in `path` (0 if it does
@@ -151,6 +164,20 @@ pub(super) fn labelling_evaluator(
     Ok(eval)
 }
 
+/// The labelling method of the command line.
+fn method(a: &LabelArgs) -> LabelMethod {
+    match a.rollout {
+        Some(trials) => LabelMethod::Rollout {
+            trials,
+            seed: a.seed,
+        },
+        None => LabelMethod::Search {
+            ply: a.ply,
+            prune: Pruning { keep: a.prune },
+        },
+    }
+}
+
 pub fn label(a: LabelArgs) -> Result<(), CliError> {
     if a.ply > MAX_LABEL_PLY {
         return Err(CliError::msg(format!(
@@ -158,8 +185,11 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             a.ply
         )));
     }
+    let remote = match &a.remote.coordinator {
+        Some(url) => Some((url.clone(), remote_access(&a)?)),
+        None => None,
+    };
     let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
-    let pool = pool(a.threads)?;
     let mut positions = read_positions(&a.positions)?;
     positions.retain(|p| a.class.answers(&eval, p));
     let from = resume_point(&a.out, &positions)?;
@@ -175,36 +205,24 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
         .open(&a.out)
         .map(BufWriter::new)
         .map_err(io_err(&a.out))?;
-    let prune = Pruning { keep: a.prune };
-    let fingerprint = bgfarm_engine::search::Leaf::from(&eval).fingerprint();
-    let cache = EvalCache::with_mib(64);
+    let method = method(&a);
     let start = Instant::now();
-    const CHUNK: usize = 1000;
+    // In-process, each chunk reaches the disk before the next starts (a killed run
+    // loses at most one chunk); on a coordinator a chunk is a job.
+    let chunk = if remote.is_some() { a.job_size } else { 1000 };
+    let pool = pool(a.threads)?;
     let mut i = from;
     while i < to {
-        let end = (i + CHUNK).min(to);
-        let labels: Vec<[f32; 5]> = pool.install(|| match a.rollout {
-            Some(trials) => positions[i..end]
-                .par_iter()
-                .map_init(
-                    || TrialScratch::new(&eval),
-                    |s, pos| sup::rollout_label(&eval, s, pos, trials, position_seed(a.seed, pos)),
-                )
-                .collect(),
-            None => positions[i..end]
-                .par_iter()
-                .map_init(
-                    || Searcher::with_fingerprint(&eval, fingerprint, prune, Some(&cache)),
-                    |s, pos| sup::label(s, pos, a.ply),
-                )
-                .collect(),
-        });
-        for (pos, probs) in positions[i..end].iter().zip(labels) {
+        let end = (i + chunk).min(to);
+        let part = &positions[i..end];
+        let labels = match &remote {
+            Some((url, access)) => label_remote(url, access, part, method, a.batch)?,
+            None => label_here(&pool, &eval, part, method),
+        };
+        for (pos, probs) in part.iter().zip(labels) {
             let line = format_sample(&Sample { pos: *pos, probs });
             writeln!(out, "{line}").map_err(io_err(&a.out))?;
         }
-        // Each chunk reaches the disk before the next starts: a killed run loses at
-        // most one chunk.
         out.flush().map_err(io_err(&a.out))?;
         i = end;
         let rate = (i - from) as f64 / start.elapsed().as_secs_f64();
@@ -214,26 +232,93 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             (to - i) as f64 / rate
         );
     }
-    let how = match a.rollout {
-        Some(t) => format!("by {t}-trial rollouts"),
-        None => format!("at {}-ply", a.ply),
-    };
     println!(
-        "{} positions labelled {how} in {:.0} s -> {}",
+        "{} positions labelled {}{} in {:.0} s -> {}",
         to - from,
+        match method {
+            LabelMethod::Search { ply, .. } => format!("at {ply}-ply"),
+            LabelMethod::Rollout { trials, .. } => format!("by {trials}-trial rollouts"),
+        },
+        match &a.remote.coordinator {
+            Some(url) => format!(" on {url}"),
+            None => String::new(),
+        },
         start.elapsed().as_secs_f64(),
         a.out.display()
     );
     Ok(())
 }
 
-/// The dice seed of `pos`'s rollout label: the run's seed mixed with the position's
-/// key, so that positions do not share their dice (their labels' errors would then
-/// be correlated) and a resumed run gives the same labels.
-fn position_seed(seed: u64, pos: &Position) -> u64 {
-    position_id::key(pos)
-        .iter()
-        .fold(seed ^ 0x9E37_79B9_7F4A_7C15, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-        })
+/// How `--coordinator` is reached, after refusing what workers cannot do: they
+/// label with the built-in nets and the exact tables only.
+fn remote_access(a: &LabelArgs) -> Result<Access, CliError> {
+    if a.exact_gammons.is_some() || a.exact_race.is_some() {
+        return Err(CliError::msg(
+            "--exact-gammons and --exact-race label in-process only: workers do not run the exact race searches",
+        ));
+    }
+    if a.threads.is_some() {
+        return Err(CliError::msg(
+            "--threads is for in-process labelling: with --coordinator the workers' threads label",
+        ));
+    }
+    if !(1..=MAX_LABEL_POSITIONS).contains(&a.job_size) {
+        return Err(CliError::msg(format!(
+            "--job-size must be 1 to {MAX_LABEL_POSITIONS} positions"
+        )));
+    }
+    Access::for_default_nets(&a.net, &a.remote)
+}
+
+/// Labels of `positions` on this machine's `pool`.
+fn label_here(
+    pool: &rayon::ThreadPool,
+    eval: &NeuralEvaluator<'_>,
+    positions: &[Position],
+    method: LabelMethod,
+) -> Vec<[f32; OUTPUTS]> {
+    pool.install(|| {
+        positions
+            .par_iter()
+            .map_init(|| Labeller::new(eval, method), |l, pos| l.label(pos))
+            .collect()
+    })
+}
+
+/// Labels of `positions` by a label job on the coordinator at `url`, computed by
+/// its workers with the built-in nets (the engine fingerprint of `--net default`).
+fn label_remote(
+    url: &str,
+    access: &Access,
+    positions: &[Position],
+    method: LabelMethod,
+    batch: u64,
+) -> Result<Vec<[f32; OUTPUTS]>, CliError> {
+    let plan = LabelPlan {
+        positions: positions.to_vec(),
+        method,
+        batch,
+    };
+    plan.check().map_err(CliError::msg)?;
+    // The workers' fingerprint: the product's evaluator, whose endgame differs
+    // from the training one only in races, which the workers' label evaluator
+    // answers as this command does.
+    let fp = fingerprint(&crate::cli::nets::load_evaluator("default")?).to_string();
+    let progress = bar(false, positions.len() as u64, "positions")?;
+    let (got, _) = run_job(url, access, label_plan_to_wire(&plan, &fp), &progress, 1)?;
+    let labels = got
+        .labels
+        .as_ref()
+        .map(labels_from_wire)
+        .transpose()
+        .map_err(|e| CliError::msg(format!("the coordinator's labels: {e}")))?
+        .unwrap_or_default();
+    if labels.len() != positions.len() {
+        return Err(CliError::msg(format!(
+            "the coordinator returned {} labels for {} positions",
+            labels.len(),
+            positions.len()
+        )));
+    }
+    Ok(labels)
 }

@@ -22,9 +22,8 @@
 //! re-exported here, the paths the `train` commands use.
 
 pub mod fit;
-pub mod labels;
 pub mod positions;
 
+pub use bgfarm_engine::label::{label, rollout_label};
 pub use fit::{fit, EpochReport, FitConfig, Optimizer, SHARDS};
-pub use labels::{label, rollout_label};
 pub use positions::{selfplay_positions, Exploration};

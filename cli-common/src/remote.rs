@@ -1,13 +1,13 @@
-//! What every command that submits a job to a coordinator shares (`rollout
-//! --coordinator`, `match-sim --coordinator`, `study ... --coordinator`): how to
+//! What every command that submits a job to a coordinator shares (`bgfarm rollout
+//! --coordinator`, `match-sim --coordinator`, `study ... --coordinator`,
+//! `bgfarm-lab train label --coordinator`): how to
 //! reach it ([`Access`]), [`run_job`] (submit, follow with a progress bar across
 //! coordinator restarts, fetch the result; [`run_or_attach`] re-attaches to a job
 //! a killed run submitted) and the progress [`bar`]. The commands depend on this module,
 //! never the other way round.
 
-use super::jobs::{state_name, status_error};
-use super::runtime::{pem, runtime, token};
-use super::CliError;
+use crate::net_runtime::{pem, runtime, token};
+use crate::CliError;
 use bgfarm_proto::client::{job_client, JobClient};
 use bgfarm_proto::v1;
 use indicatif::ProgressBar;
@@ -24,7 +24,7 @@ fn is_final(state: i32) -> bool {
     )
 }
 
-pub use bgfarm_cli_common::progress::bar;
+pub use crate::progress::bar;
 
 /// The flags of a command that may run on a coordinator instead of in-process.
 #[derive(clap::Args, Default)]
@@ -197,4 +197,20 @@ async fn follow(
         }
         tokio::time::sleep(Duration::from_millis(500 * u64::from(errors.min(10)))).await;
     }
+}
+
+/// The state's name in lower case (`running`, `done`, ...).
+pub fn state_name(state: i32) -> String {
+    v1::JobState::try_from(state)
+        .map(|s| {
+            s.as_str_name()
+                .trim_start_matches("JOB_STATE_")
+                .to_lowercase()
+        })
+        .unwrap_or_else(|_| format!("unknown({state})"))
+}
+
+/// A gRPC failure as a one-line error.
+pub fn status_error(s: tonic::Status) -> CliError {
+    CliError::msg(format!("coordinator: {} ({:?})", s.message(), s.code()))
 }

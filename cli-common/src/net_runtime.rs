@@ -1,0 +1,54 @@
+//! The async runtime of the commands that talk to a coordinator, and the files
+//! they read to reach one (its TLS CA, the client token).
+
+use crate::entry::sigpipe;
+use crate::CliError;
+
+/// A multi-threaded tokio runtime for network I/O (trials run on rayon threads),
+/// with SIGPIPE ignored while it lives.
+///
+/// `main` restores SIGPIPE's default so that `bgfarm ... | head` ends quietly; but
+/// then a write to a socket the peer has closed (a coordinator restarting, a TLS
+/// handshake refused) kills the process, as hyper writes with `writev`, which has
+/// no `MSG_NOSIGNAL`. While the runtime lives such writes fail with EPIPE and the
+/// gRPC stack handles them; dropping it restores the default for the output that
+/// follows.
+pub struct NetRuntime(tokio::runtime::Runtime);
+
+impl NetRuntime {
+    /// Runs `f` to completion.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.0.block_on(f)
+    }
+}
+
+impl Drop for NetRuntime {
+    fn drop(&mut self) {
+        sigpipe(libc::SIG_DFL);
+    }
+}
+
+/// The runtime of the network commands. Two I/O threads are plenty: the
+/// coordinator spends its time in sled and in short critical sections, a worker
+/// in one request at a time.
+pub fn runtime() -> Result<NetRuntime, CliError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::msg(format!("cannot start the async runtime: {e}")))?;
+    sigpipe(libc::SIG_IGN);
+    Ok(NetRuntime(rt))
+}
+
+/// The PEM file at `path` (a TLS CA certificate), if one was given.
+pub fn pem(path: Option<&std::path::Path>) -> Result<Option<Vec<u8>>, CliError> {
+    path.map(|p| bgfarm_proto::client::read_pem(p).map_err(CliError::msg))
+        .transpose()
+}
+
+/// The token in `path`, if one was given.
+pub fn token(path: Option<&std::path::Path>) -> Result<Option<String>, CliError> {
+    path.map(|p| bgfarm_proto::client::read_token(p).map_err(CliError::msg))
+        .transpose()
+}

@@ -1,0 +1,241 @@
+//! `bgfarm-lab train label --coordinator`: label jobs on a real coordinator (a
+//! sled store on disk, gRPC over 127.0.0.1 port 0) with a real worker, both run
+//! in this test process on their own runtime; the labels must be the bytes the
+//! in-process run writes, also when the output was started by an earlier run.
+
+mod common;
+
+use common::{fails, lab};
+use std::path::{Path, PathBuf};
+use tokio::sync::watch;
+
+/// A temporary directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("bgfarm-lab-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        TempDir(d)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A coordinator and a two-thread worker on a runtime of their own; dropping it
+/// stops both.
+struct Cluster {
+    url: String,
+    runtime: Option<tokio::runtime::Runtime>,
+    _stop: watch::Sender<u8>,
+}
+
+impl Cluster {
+    fn start(data: &Path) -> Cluster {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let (stop, rx) = watch::channel(0u8);
+        let store = bgfarm_storage::Store::open(data).expect("store");
+        let url = runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            let url = format!("http://{}", listener.local_addr().expect("address"));
+            let mut done = rx.clone();
+            tokio::spawn(bgfarm_coordinator::serve(
+                listener,
+                None,
+                store,
+                bgfarm_coordinator::Config::default(),
+                async move {
+                    let _ = done.changed().await;
+                },
+            ));
+            let cfg = bgfarm_worker::WorkerConfig {
+                coordinator: url.clone(),
+                token: None,
+                threads: 2,
+                tls_ca: None,
+            };
+            tokio::spawn(bgfarm_worker::run(cfg, rx));
+            url
+        });
+        Cluster {
+            url,
+            runtime: Some(runtime),
+            _stop: stop,
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+fn succeeds(args: &[&str]) -> String {
+    let out = lab(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).expect("labels written")
+}
+
+#[test]
+fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
+    let dir = TempDir::new("cluster-label");
+    let cluster = Cluster::start(&dir.0.join("data"));
+    let url = cluster.url.as_str();
+    let positions = dir.path("positions.txt");
+    succeeds(&[
+        "train",
+        "positions",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+        "--out",
+        &positions,
+    ]);
+    let n = read(&positions).lines().count();
+    assert!(n >= 60, "{n} positions");
+
+    // 1-ply searches: in-process, then on the cluster in jobs of 25 and batches of
+    // 7 positions, the second run resuming after the first's 30 labels.
+    let local = dir.path("local.txt");
+    succeeds(&[
+        "train",
+        "label",
+        "--positions",
+        &positions,
+        "--out",
+        &local,
+        "--ply",
+        "1",
+        "--limit",
+        "60",
+        "--threads",
+        "2",
+    ]);
+    let remote = dir.path("remote.txt");
+    let base = [
+        "train",
+        "label",
+        "--positions",
+        &positions,
+        "--out",
+        &remote,
+        "--ply",
+        "1",
+        "--coordinator",
+        url,
+        "--job-size",
+        "25",
+        "--batch",
+        "7",
+    ];
+    let said = succeeds(&[&base[..], &["--limit", "30"]].concat());
+    assert!(
+        said.contains(&format!("30 positions labelled at 1-ply on {url}")),
+        "{said}"
+    );
+    succeeds(&[&base[..], &["--limit", "30"]].concat());
+    assert_eq!(read(&remote), read(&local));
+
+    // Rollout labels carry their seed to the workers.
+    let local = dir.path("local-rollout.txt");
+    let remote = dir.path("remote-rollout.txt");
+    let rollout = |out: &str, more: &[&str]| {
+        let args = [
+            "train",
+            "label",
+            "--positions",
+            &positions,
+            "--out",
+            out,
+            "--rollout",
+            "36",
+            "--seed",
+            "5",
+            "--limit",
+            "12",
+        ];
+        succeeds(&[&args[..], more].concat());
+    };
+    rollout(&local, &[]);
+    rollout(&remote, &["--coordinator", url]);
+    assert_eq!(read(&remote), read(&local));
+    assert_eq!(read(&local).lines().count(), 12);
+
+    // What workers cannot do is refused before anything is submitted.
+    let other = dir.path("other.txt");
+    fails(
+        &[
+            "train",
+            "label",
+            "--positions",
+            &positions,
+            "--out",
+            &other,
+            "--ply",
+            "0",
+            "--exact-race",
+            "100",
+            "--coordinator",
+            url,
+        ],
+        "in-process only",
+    );
+    fails(
+        &[
+            "train",
+            "label",
+            "--positions",
+            &positions,
+            "--out",
+            &other,
+            "--net",
+            "fast",
+            "--coordinator",
+            url,
+        ],
+        "default nets",
+    );
+    fails(
+        &[
+            "train",
+            "label",
+            "--positions",
+            &positions,
+            "--out",
+            &other,
+            "--coordinator",
+            url,
+            "--job-size",
+            "50001",
+        ],
+        "--job-size",
+    );
+    assert!(!Path::new(&other).exists() || read(&other).is_empty());
+}

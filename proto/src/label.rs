@@ -1,0 +1,259 @@
+//! Wire messages <-> the engine's label plans ([`bgfarm_engine::label`]): a whole
+//! plan ([`label_plan_to_wire`], [`label_plan_from_wire`]), the slice of it a
+//! lease carries ([`lease_spec`], [`lease_positions`]) and the labels of a batch
+//! ([`labels_to_wire`], [`labels_from_wire`]).
+
+use crate::convert::Invalid;
+use crate::v1;
+use bgfarm_engine::eval::net::OUTPUTS;
+use bgfarm_engine::ids::position_id;
+use bgfarm_engine::label::{LabelMethod, LabelPlan};
+use bgfarm_engine::search::Pruning;
+use bgfarm_engine::Position;
+use std::ops::Range;
+
+/// Most positions in one label job: its spec (16 bytes a position) and its
+/// labels (20 bytes a position) stay near 2 MB together, inside the 4 MiB of a
+/// message ([`crate::MAX_MESSAGE_BYTES`]) when `GetJob` returns both. Longer
+/// lists are several jobs (`bgfarm-lab train label --coordinator` cuts them).
+pub const MAX_LABEL_POSITIONS: usize = 50_000;
+
+/// The wire spec of `plan` (checked by the caller), computed with engine
+/// `fingerprint`. Fields the method does not use stay 0, so two specs of the
+/// same labels are the same bytes.
+pub fn label_plan_to_wire(plan: &LabelPlan, fingerprint: &str) -> v1::JobSpec {
+    let mut spec = v1::LabelSpec {
+        position_ids: plan.positions.iter().map(position_id::encode).collect(),
+        batch_size: plan.batch,
+        fingerprint: fingerprint.to_string(),
+        ..Default::default()
+    };
+    match plan.method {
+        LabelMethod::Search { ply, prune } => {
+            spec.ply = u32::from(ply);
+            spec.prune = u32::from(prune.keep);
+        }
+        LabelMethod::Rollout { trials, seed } => {
+            spec.rollout_trials = trials;
+            spec.seed = seed;
+        }
+    }
+    v1::JobSpec {
+        kind: Some(v1::job_spec::Kind::Label(spec)),
+    }
+}
+
+/// The method of `spec`, checked.
+fn method_from_wire(spec: &v1::LabelSpec) -> Result<LabelMethod, Invalid> {
+    let method = if spec.rollout_trials > 0 {
+        LabelMethod::Rollout {
+            trials: spec.rollout_trials,
+            seed: spec.seed,
+        }
+    } else {
+        let small = |v: u32, what: &str| {
+            u8::try_from(v).map_err(|_| Invalid(format!("label {what} {v} is out of range")))
+        };
+        LabelMethod::Search {
+            ply: small(spec.ply, "ply")?,
+            prune: Pruning {
+                keep: small(spec.prune, "pruning")?,
+            },
+        }
+    };
+    method.check().map_err(Invalid)?;
+    Ok(method)
+}
+
+/// Decodes position IDs; an error names the first bad one by its index in the job.
+fn positions(ids: &[String], offset: u64) -> Result<Vec<Position>, Invalid> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let pos = position_id::decode(id).map_err(|e| {
+                Invalid(format!(
+                    "label position {}: position ID {id:?}: {e}",
+                    offset + i as u64
+                ))
+            })?;
+            if pos.game_over() {
+                return Err(Invalid(format!(
+                    "label position {}: position ID {id:?} is a finished game",
+                    offset + i as u64
+                )));
+            }
+            Ok(pos)
+        })
+        .collect()
+}
+
+/// The plan of a submitted spec: 1 to [`MAX_LABEL_POSITIONS`] valid positions of
+/// unfinished games, offset 0, a valid method and batch size.
+pub fn label_plan_from_wire(spec: &v1::LabelSpec) -> Result<LabelPlan, Invalid> {
+    if spec.position_ids.len() > MAX_LABEL_POSITIONS {
+        return Err(Invalid(format!(
+            "a label job holds at most {MAX_LABEL_POSITIONS} positions, this one {}: submit several",
+            spec.position_ids.len()
+        )));
+    }
+    if spec.offset != 0 {
+        return Err(Invalid("a submitted label job starts at position 0".into()));
+    }
+    let plan = LabelPlan {
+        positions: positions(&spec.position_ids, 0)?,
+        method: method_from_wire(spec)?,
+        batch: spec.batch_size,
+    };
+    plan.check().map_err(Invalid)?;
+    Ok(plan)
+}
+
+/// The spec a lease of positions `range` of the job `spec` carries: only those
+/// positions (a job may hold 50,000; a batch some hundred), `offset` the first.
+pub fn lease_spec(spec: &v1::LabelSpec, range: &Range<u64>) -> v1::JobSpec {
+    let (from, to) = (range.start as usize, range.end as usize);
+    v1::JobSpec {
+        kind: Some(v1::job_spec::Kind::Label(v1::LabelSpec {
+            position_ids: spec.position_ids.get(from..to).unwrap_or(&[]).to_vec(),
+            offset: range.start,
+            ply: spec.ply,
+            prune: spec.prune,
+            rollout_trials: spec.rollout_trials,
+            seed: spec.seed,
+            batch_size: spec.batch_size,
+            fingerprint: spec.fingerprint.clone(),
+        })),
+    }
+}
+
+/// What a worker labels for a lease of positions `range` with spec `spec` (the
+/// lease's slice): the method and the positions, which must be exactly the range.
+pub fn lease_positions(
+    spec: &v1::LabelSpec,
+    range: &Range<u64>,
+) -> Result<(LabelMethod, Vec<Position>), Invalid> {
+    let held = spec.offset..spec.offset + spec.position_ids.len() as u64;
+    if *range != held {
+        return Err(Invalid(format!(
+            "lease of positions {}..{} carries positions {}..{}",
+            range.start, range.end, held.start, held.end
+        )));
+    }
+    Ok((
+        method_from_wire(spec)?,
+        positions(&spec.position_ids, spec.offset)?,
+    ))
+}
+
+/// Labels on the wire, five floats each.
+pub fn labels_to_wire(labels: &[[f32; OUTPUTS]]) -> v1::LabelStats {
+    v1::LabelStats {
+        probs: labels.iter().flatten().copied().collect(),
+    }
+}
+
+/// Labels from the wire: a whole number of five-float labels.
+pub fn labels_from_wire(w: &v1::LabelStats) -> Result<Vec<[f32; OUTPUTS]>, Invalid> {
+    if !w.probs.len().is_multiple_of(OUTPUTS) {
+        return Err(Invalid(format!(
+            "{} label values are not whole labels of {OUTPUTS}",
+            w.probs.len()
+        )));
+    }
+    Ok(w.probs
+        .chunks_exact(OUTPUTS)
+        .map(|c| std::array::from_fn(|k| c[k]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> LabelPlan {
+        LabelPlan {
+            positions: vec![
+                Position::STARTING,
+                position_id::decode("/wEAAJjtCEB4AA").expect("a race"),
+                Position::STARTING.switch_sides(),
+            ],
+            method: LabelMethod::Search {
+                ply: 2,
+                prune: Pruning::DEFAULT,
+            },
+            batch: 2,
+        }
+    }
+
+    fn label_spec(s: v1::JobSpec) -> v1::LabelSpec {
+        match s.kind {
+            Some(v1::job_spec::Kind::Label(l)) => l,
+            _ => panic!("not a label spec"),
+        }
+    }
+
+    #[test]
+    fn plans_round_trip_and_leases_carry_their_slice() {
+        for method in [
+            plan().method,
+            LabelMethod::Rollout {
+                trials: 72,
+                seed: 3,
+            },
+        ] {
+            let p = LabelPlan { method, ..plan() };
+            let w = label_spec(label_plan_to_wire(&p, "fp"));
+            assert_eq!(label_plan_from_wire(&w), Ok(p.clone()));
+            let lease = label_spec(lease_spec(&w, &(2..3)));
+            assert_eq!((lease.offset, lease.position_ids.len()), (2, 1));
+            assert_eq!(
+                lease_positions(&lease, &(2..3)),
+                Ok((method, vec![p.positions[2]]))
+            );
+            assert!(lease_positions(&lease, &(0..2)).is_err_and(|e| e.0.contains("carries")));
+            // A lease's slice is not a job.
+            assert!(label_plan_from_wire(&lease).is_err_and(|e| e.0.contains("position 0")));
+        }
+    }
+
+    #[test]
+    fn bad_specs_are_named() {
+        let good = label_spec(label_plan_to_wire(&plan(), "fp"));
+        let bad = |f: &dyn Fn(&mut v1::LabelSpec)| {
+            let mut s = good.clone();
+            f(&mut s);
+            label_plan_from_wire(&s).map(|_| ()).map_err(|e| e.0)
+        };
+        assert!(bad(&|s| s.position_ids[1] = "nonsense".into())
+            .is_err_and(|e| e.contains("label position 1")));
+        assert!(bad(&|s| s.position_ids.clear()).is_err_and(|e| e.contains("one position")));
+        assert!(bad(&|s| s.ply = 4).is_err_and(|e| e.contains("deeper")));
+        assert!(bad(&|s| s.ply = 300).is_err_and(|e| e.contains("out of range")));
+        assert!(bad(&|s| s.batch_size = 0).is_err_and(|e| e.contains("batch")));
+        assert!(bad(&|s| s.rollout_trials = 100_000).is_err_and(|e| e.contains("trials")));
+        assert!(
+            bad(&|s| s.position_ids = vec![s.position_ids[0].clone(); 50_001])
+                .is_err_and(|e| e.contains("at most 50000"))
+        );
+        // The mover has borne off: nothing to label.
+        let mut off = [0u8; 25];
+        off[5] = 15;
+        let done = Position::from_arrays(&[0u8; 25], &off).expect("a finished game");
+        assert!(done.game_over());
+        assert!(bad(&|s| s.position_ids[0] = position_id::encode(&done))
+            .is_err_and(|e| e.contains("finished")));
+    }
+
+    #[test]
+    fn labels_travel_bit_for_bit() {
+        let l = vec![
+            [0.5, 0.125, 1e-9, 0.25, f32::MIN_POSITIVE],
+            [1.0, 0.0, 0.0, 0.0, 0.0],
+        ];
+        assert_eq!(labels_from_wire(&labels_to_wire(&l)), Ok(l));
+        let odd = v1::LabelStats {
+            probs: vec![0.5; 7],
+        };
+        assert!(labels_from_wire(&odd).is_err_and(|e| e.0.contains("whole labels")));
+    }
+}
