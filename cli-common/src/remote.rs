@@ -78,6 +78,26 @@ pub fn run_job(
     run_or_attach(url, access, spec, None, &mut |_| Ok(()), bar, scale)
 }
 
+/// Submits `spec` to the coordinator at `url` with `access` and returns the job's
+/// ID without following it: a client that keeps the next job queued behind the
+/// one it follows (then [`run_or_attach`] with that ID) leaves no worker idle
+/// between them.
+pub fn submit(url: &str, access: &Access, spec: v1::JobSpec) -> Result<u64, CliError> {
+    let token = token(access.token_file.as_deref())?;
+    let ca = pem(access.tls_ca.as_deref())?;
+    runtime()?.block_on(async move {
+        let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
+        Ok(client
+            .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
+            .await
+            .map_err(status_error)?
+            .into_inner()
+            .status
+            .unwrap_or_default()
+            .job_id)
+    })
+}
+
 /// [`run_job`], first trying to re-attach to job `attach` (a run of the same
 /// command killed while it followed the job): it is followed instead of a new
 /// submission when it exists with exactly `spec` and is not cancelled or failed.

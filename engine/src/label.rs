@@ -69,27 +69,34 @@ pub struct LabelPlan {
     pub batch: u64,
 }
 
-/// The evaluation cache of one [`Labeller`]: 16 MiB holds the leaves of a few
-/// 2-ply searches, which is where a search revisits positions (transpositions
-/// within one position's replies); caching never changes a value.
-const LABEL_CACHE_MIB: usize = 16;
+/// Search cache size for labelling: 64 MiB, shared by every thread of a process
+/// (a worker's label batches, `bgfarm-lab train label`'s pool), holds the leaves
+/// of many 2-ply searches, which is where a search revisits positions
+/// (transpositions within one position's replies and between nearby positions).
+/// A cache never changes a value, only how often it is computed.
+pub const LABEL_CACHE_MIB: usize = 64;
 
 /// Labels positions one after the other with one evaluator, reusing its scratch
-/// space, search cache and fingerprint across them.
+/// space and fingerprint across them, with a search cache it may share with
+/// other labellers.
 pub struct Labeller<'e> {
     eval: &'e NeuralEvaluator<'e>,
     method: LabelMethod,
-    cache: EvalCache,
+    cache: &'e EvalCache,
     fingerprint: u64,
     scratch: Option<TrialScratch>,
 }
 
 impl<'e> Labeller<'e> {
-    pub fn new(eval: &'e NeuralEvaluator<'e>, method: LabelMethod) -> Labeller<'e> {
+    pub fn new(
+        eval: &'e NeuralEvaluator<'e>,
+        method: LabelMethod,
+        cache: &'e EvalCache,
+    ) -> Labeller<'e> {
         Labeller {
             eval,
             method,
-            cache: EvalCache::with_mib(LABEL_CACHE_MIB),
+            cache,
             fingerprint: Leaf::from(eval).fingerprint(),
             scratch: None,
         }
@@ -103,7 +110,7 @@ impl<'e> Labeller<'e> {
                     self.eval,
                     self.fingerprint,
                     prune,
-                    Some(&self.cache),
+                    Some(self.cache),
                 );
                 label(&mut s, pos, ply)
             }
@@ -129,10 +136,15 @@ impl LabelPlan {
         self.method.check()
     }
 
-    /// The labels of positions `range` of the plan, in order: what a worker
-    /// returns for a batch.
-    pub fn run(&self, eval: &NeuralEvaluator<'_>, range: Range<u64>) -> Vec<[f32; OUTPUTS]> {
-        let mut l = Labeller::new(eval, self.method);
+    /// The labels of positions `range` of the plan, in order (searches use
+    /// `cache`): what a worker returns for a batch.
+    pub fn run(
+        &self,
+        eval: &NeuralEvaluator<'_>,
+        range: Range<u64>,
+        cache: &EvalCache,
+    ) -> Vec<[f32; OUTPUTS]> {
+        let mut l = Labeller::new(eval, self.method, cache);
         self.positions[range.start as usize..range.end as usize]
             .iter()
             .map(|p| l.label(p))
@@ -279,16 +291,18 @@ mod tests {
                 batch: 5,
             };
             assert_eq!(plan.check(), Ok(()));
-            let whole = plan.run(&eval, 0..12);
+            let shared = EvalCache::with_mib(4);
+            let whole = plan.run(&eval, 0..12, &shared);
             let pieces: Vec<_> = [0..5, 5..10, 10..12]
                 .into_iter()
-                .flat_map(|r| plan.run(&eval, r))
+                .flat_map(|r| plan.run(&eval, r, &shared))
                 .collect();
             assert_eq!(whole, pieces, "{method:?}");
-            // One labeller per position gives the same bits (no state carries over).
+            // One labeller and cache per position gives the same bits (neither
+            // the cache nor the scratch space carries anything over).
             let single: Vec<_> = positions
                 .iter()
-                .map(|p| Labeller::new(&eval, method).label(p))
+                .map(|p| Labeller::new(&eval, method, &EvalCache::with_mib(1)).label(p))
                 .collect();
             assert_eq!(whole, single, "{method:?}");
         }

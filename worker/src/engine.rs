@@ -7,6 +7,8 @@
 
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::label::LABEL_CACHE_MIB;
+use bgfarm_engine::search::EvalCache;
 
 /// The default evaluator ([`bgfarm_engine::eval::default_nets::default_evaluator`]).
 /// Builds the bear-off tables on first use (a few seconds, once per process).
@@ -23,6 +25,8 @@ pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
 pub struct Engines {
     pub play: NeuralEvaluator<'static>,
     pub label: NeuralEvaluator<'static>,
+    /// The search cache of every label batch, kept across leases.
+    pub label_cache: EvalCache,
 }
 
 impl Engines {
@@ -30,6 +34,10 @@ impl Engines {
         let play = default_evaluator()?;
         let mut label = play.clone();
         label.endgame = Some(BearoffDb::global());
-        Ok(Engines { play, label })
+        Ok(Engines {
+            play,
+            label,
+            label_cache: EvalCache::with_mib(LABEL_CACHE_MIB),
+        })
     }
 }

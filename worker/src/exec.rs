@@ -84,7 +84,11 @@ pub fn run_lease(
                 method,
                 batch: n,
             };
-            out.labels = Some(labels_to_wire(&plan.run(&engines.label, 0..n)));
+            out.labels = Some(labels_to_wire(&plan.run(
+                &engines.label,
+                0..n,
+                &engines.label_cache,
+            )));
         }
     }
     Ok(out)

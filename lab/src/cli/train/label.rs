@@ -4,19 +4,19 @@
 //! engine's [`Labeller`], so a position's label is the same bits either way.
 
 use super::files::{io_err, read_positions};
+use super::label_remote::RemoteLabeller;
 use super::threads::pool;
 use super::which_nets::Nets;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
-use bgfarm_cli_common::remote::{bar, run_job, Access, RemoteArgs};
-use bgfarm_engine::eval::fingerprint::fingerprint;
+use bgfarm_cli_common::remote::{Access, RemoteArgs};
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::label::{LabelMethod, LabelPlan, Labeller, MAX_LABEL_PLY};
-use bgfarm_engine::search::Pruning;
+use bgfarm_engine::label::{LabelMethod, Labeller, LABEL_CACHE_MIB, MAX_LABEL_PLY};
+use bgfarm_engine::search::{EvalCache, Pruning};
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, parse_sample, Sample};
-use bgfarm_proto::label::{label_plan_to_wire, labels_from_wire, MAX_LABEL_POSITIONS};
+use bgfarm_proto::label::MAX_LABEL_POSITIONS;
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -73,14 +73,17 @@ pub struct LabelArgs {
     #[command(flatten)]
     pub remote: RemoteArgs,
     /// With --coordinator: positions per batch, the work of one worker thread
-    /// per lease (64 positions at 2-ply: about a second).
-    #[arg(long, default_value_t = 64, requires = "coordinator",
+    /// per lease (256 positions at 2-ply: about half a second; each batch costs a
+    /// round trip and a store flush, ~30 ms here, so much smaller batches leave
+    /// threads waiting).
+    #[arg(long, default_value_t = 256, requires = "coordinator",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: u64,
     /// With --coordinator: positions per job (at most 50,000). The output grows a
-    /// job at a time; a killed run resubmits its job and the coordinator's memory
-    /// of computed batches hands back what was labelled.
-    #[arg(long, default_value_t = 10_000, requires = "coordinator")]
+    /// job at a time, and the next job is queued behind the one being followed; a
+    /// killed run resubmits its job and the coordinator's memory of computed
+    /// batches hands back what was labelled.
+    #[arg(long, default_value_t = 20_000, requires = "coordinator")]
     pub job_size: usize,
 }
 
@@ -185,8 +188,13 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             a.ply
         )));
     }
-    let remote = match &a.remote.coordinator {
-        Some(url) => Some((url.clone(), remote_access(&a)?)),
+    let mut remote = match &a.remote.coordinator {
+        Some(url) => Some(RemoteLabeller::new(
+            url,
+            remote_access(&a)?,
+            method(&a),
+            a.batch,
+        )?),
         None => None,
     };
     let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
@@ -211,13 +219,18 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
     // loses at most one chunk); on a coordinator a chunk is a job.
     let chunk = if remote.is_some() { a.job_size } else { 1000 };
     let pool = pool(a.threads)?;
+    let cache = EvalCache::with_mib(LABEL_CACHE_MIB);
     let mut i = from;
     while i < to {
         let end = (i + chunk).min(to);
         let part = &positions[i..end];
-        let labels = match &remote {
-            Some((url, access)) => label_remote(url, access, part, method, a.batch)?,
-            None => label_here(&pool, &eval, part, method),
+        let labels = match &mut remote {
+            Some(r) => {
+                // The next job waits on the coordinator behind this one.
+                let next = (end < to).then(|| &positions[end..(end + chunk).min(to)]);
+                r.label(part, next)?
+            }
+            None => label_here(&pool, &eval, &cache, part, method),
         };
         for (pos, probs) in part.iter().zip(labels) {
             let line = format_sample(&Sample { pos: *pos, probs });
@@ -274,51 +287,14 @@ fn remote_access(a: &LabelArgs) -> Result<Access, CliError> {
 fn label_here(
     pool: &rayon::ThreadPool,
     eval: &NeuralEvaluator<'_>,
+    cache: &EvalCache,
     positions: &[Position],
     method: LabelMethod,
 ) -> Vec<[f32; OUTPUTS]> {
     pool.install(|| {
         positions
             .par_iter()
-            .map_init(|| Labeller::new(eval, method), |l, pos| l.label(pos))
+            .map_init(|| Labeller::new(eval, method, cache), |l, pos| l.label(pos))
             .collect()
     })
-}
-
-/// Labels of `positions` by a label job on the coordinator at `url`, computed by
-/// its workers with the built-in nets (the engine fingerprint of `--net default`).
-fn label_remote(
-    url: &str,
-    access: &Access,
-    positions: &[Position],
-    method: LabelMethod,
-    batch: u64,
-) -> Result<Vec<[f32; OUTPUTS]>, CliError> {
-    let plan = LabelPlan {
-        positions: positions.to_vec(),
-        method,
-        batch,
-    };
-    plan.check().map_err(CliError::msg)?;
-    // The workers' fingerprint: the product's evaluator, whose endgame differs
-    // from the training one only in races, which the workers' label evaluator
-    // answers as this command does.
-    let fp = fingerprint(&crate::cli::nets::load_evaluator("default")?).to_string();
-    let progress = bar(false, positions.len() as u64, "positions")?;
-    let (got, _) = run_job(url, access, label_plan_to_wire(&plan, &fp), &progress, 1)?;
-    let labels = got
-        .labels
-        .as_ref()
-        .map(labels_from_wire)
-        .transpose()
-        .map_err(|e| CliError::msg(format!("the coordinator's labels: {e}")))?
-        .unwrap_or_default();
-    if labels.len() != positions.len() {
-        return Err(CliError::msg(format!(
-            "the coordinator returned {} labels for {} positions",
-            labels.len(),
-            positions.len()
-        )));
-    }
-    Ok(labels)
 }

@@ -18,6 +18,7 @@
 mod files;
 mod fit;
 mod label;
+mod label_remote;
 mod outcomes;
 mod positions;
 mod siblings;
