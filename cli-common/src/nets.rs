@@ -7,7 +7,7 @@ use bgfarm_engine::eval::bearoff::cache::Outcome;
 use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::default_nets;
 use bgfarm_engine::eval::endgame::Endgame;
-use bgfarm_engine::eval::net::format::{bundle_has, load_bundle};
+use bgfarm_engine::eval::net::format::load_evaluator_nets;
 use bgfarm_engine::eval::net::migrate::Role;
 use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
@@ -208,23 +208,9 @@ pub fn load_evaluator(spec: &str) -> Result<NeuralEvaluator<'static>, CliError> 
                 optional("crashed.safetensors")?,
             )
         } else if path.is_file() {
-            let bytes = read(path)?;
-            let get = |name: &str| {
-                load_bundle(&bytes, name).map_err(|e| CliError::msg(format!("{spec}: {e}")))
-            };
-            let optional = |name: &str| -> Result<Option<Net>, CliError> {
-                if bundle_has(&bytes, name) {
-                    get(name).map(Some)
-                } else {
-                    Ok(None)
-                }
-            };
-            (
-                get("contact.")?,
-                get("race.")?,
-                optional("screen.")?,
-                optional("crashed.")?,
-            )
+            let n = load_evaluator_nets(&read(path)?)
+                .map_err(|e| CliError::msg(format!("{spec}: {e}")))?;
+            (n.contact, n.race, n.screen, n.crashed)
         } else {
             return Err(CliError::msg(format!(
                 "no nets at {spec:?}: give `default`, `fast`, `default-no-crashed`, a \

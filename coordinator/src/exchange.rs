@@ -442,4 +442,32 @@ impl Core {
         }
         Ok(v1::HeartbeatResponse { drop })
     }
+
+    /// The nets bundle of label job `job_id`, for a registered worker (the job
+    /// may be any state: a worker finishing a lease of a job cancelled since gets
+    /// its answer and then a refused result).
+    pub fn job_nets(&self, req: v1::GetJobNetsRequest) -> Result<v1::GetJobNetsResponse, Status> {
+        let mut st = self.lock();
+        if !st.workers.touch(&req.worker_id, Instant::now()) {
+            return Err(Status::not_found(format!(
+                "unknown worker {:?}: register again",
+                req.worker_id
+            )));
+        }
+        let job = st
+            .jobs
+            .get(&req.job_id)
+            .ok_or_else(|| Status::not_found(format!("no job {}", req.job_id)))?;
+        match &job.spec.kind {
+            Some(v1::job_spec::Kind::Label(l)) if !l.nets.is_empty() => {
+                Ok(v1::GetJobNetsResponse {
+                    nets: l.nets.clone(),
+                })
+            }
+            _ => Err(Status::failed_precondition(format!(
+                "job {} carries no nets",
+                req.job_id
+            ))),
+        }
+    }
 }

@@ -11,7 +11,7 @@ use bgfarm_engine::label::LabelPlan;
 use bgfarm_engine::matchsim::{SimPlan, StudyPlan};
 use bgfarm_engine::rollout::RolloutPlan;
 use bgfarm_proto::convert::plan_from_wire;
-use bgfarm_proto::label::{label_plan_from_wire, lease_spec};
+use bgfarm_proto::label::{label_plan_from_wire, lease_spec, nets_digest};
 use bgfarm_proto::matchsim::sim_plan_from_wire;
 use bgfarm_proto::study::study_from_wire;
 use bgfarm_proto::v1;
@@ -36,10 +36,12 @@ pub enum Work {
         plan: StudyPlan,
         fingerprint: String,
     },
-    /// Units are the positions; a lease carries only its batch's.
+    /// Units are the positions; a lease carries only its batch's, and the digest
+    /// of the job's nets (empty: the built-in nets) instead of the nets.
     Label {
         plan: LabelPlan,
         fingerprint: String,
+        nets_sha256: Vec<u8>,
     },
 }
 
@@ -94,6 +96,11 @@ impl Work {
             Some(v1::job_spec::Kind::Label(l)) => Ok(Work::Label {
                 fingerprint: fingerprint(&l.fingerprint, "label")?,
                 plan: label_plan_from_wire(l).map_err(|e| e.0)?,
+                nets_sha256: if l.nets.is_empty() {
+                    Vec::new()
+                } else {
+                    nets_digest(&l.nets)
+                },
             }),
             None => Err(
                 "job spec has no kind: submit a rollout, a match simulation, a study or labels"
@@ -136,8 +143,10 @@ impl Work {
     /// The spec a lease of `units` of this job (submitted as `spec`) carries: the
     /// job's spec, except that a label lease holds only its own positions.
     pub fn lease_spec(&self, spec: &v1::JobSpec, units: &Range<u64>) -> v1::JobSpec {
-        match &spec.kind {
-            Some(v1::job_spec::Kind::Label(l)) => lease_spec(l, units),
+        match (&spec.kind, self) {
+            (Some(v1::job_spec::Kind::Label(l)), Work::Label { nets_sha256, .. }) => {
+                lease_spec(l, units, nets_sha256)
+            }
             _ => spec.clone(),
         }
     }
@@ -259,7 +268,7 @@ mod tests {
             },
             batch: 2,
         };
-        let spec = label_plan_to_wire(&plan, "fp");
+        let spec = label_plan_to_wire(&plan, &[], "fp");
         let w = Work::of(&spec).expect("valid");
         assert_eq!((w.name(), w.label()), ("label", "label 2-ply".into()));
         assert_eq!(w.units(), 5);
@@ -268,10 +277,21 @@ mod tests {
             panic!("a label lease");
         };
         assert_eq!((l.offset, l.position_ids.len()), (4, 1));
-        assert!(Work::of(&label_plan_to_wire(&plan, "")).is_err_and(|e| e.contains("fingerprint")));
+        assert!(l.nets_sha256.is_empty());
+        assert!(
+            Work::of(&label_plan_to_wire(&plan, &[], "")).is_err_and(|e| e.contains("fingerprint"))
+        );
+        // A job's nets stay on the coordinator; its leases carry their digest.
+        let nets = bgfarm_engine::eval::default_nets::BYTES;
+        let spec = label_plan_to_wire(&plan, nets, "fp");
+        let w = Work::of(&spec).expect("valid");
+        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(0..2)).kind else {
+            panic!("a label lease");
+        };
+        assert!(l.nets.is_empty() && l.nets_sha256 == nets_digest(nets));
         let mut bad = plan;
         bad.batch = 0;
-        assert!(Work::of(&label_plan_to_wire(&bad, "fp")).is_err_and(|e| e.contains("batch")));
+        assert!(Work::of(&label_plan_to_wire(&bad, &[], "fp")).is_err_and(|e| e.contains("batch")));
         // Another kind's lease carries the whole spec.
         let r = rollout(144, 36);
         assert_eq!(Work::of(&r).expect("valid").lease_spec(&r, &(0..36)), r);

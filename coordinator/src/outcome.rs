@@ -194,6 +194,7 @@ mod tests {
                 batch: 2,
             },
             fingerprint: "fp".into(),
+            nets_sha256: Vec::new(),
         };
         let l = |x: f32| [x, 0.0, 0.0, 0.0, 0.0];
         let b0 = (0..2, Outcome::Label(vec![l(0.1), l(0.2)]));

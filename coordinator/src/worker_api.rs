@@ -1,4 +1,4 @@
-//! The worker gRPC service: register, exchange, heartbeat.
+//! The worker gRPC service: register, exchange, heartbeat, a label job's nets.
 
 use crate::core::Core;
 use bgfarm_proto::v1;
@@ -30,5 +30,12 @@ impl WorkerService for WorkerApi {
         req: Request<v1::HeartbeatRequest>,
     ) -> Result<Response<v1::HeartbeatResponse>, Status> {
         Ok(Response::new(self.0.heartbeat(req.into_inner())?))
+    }
+
+    async fn get_job_nets(
+        &self,
+        req: Request<v1::GetJobNetsRequest>,
+    ) -> Result<Response<v1::GetJobNetsResponse>, Status> {
+        Ok(Response::new(self.0.job_nets(req.into_inner())?))
     }
 }

@@ -188,6 +188,42 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
     assert_eq!(read(&remote), read(&local));
     assert_eq!(read(&local).lines().count(), 12);
 
+    // Nets of a bundle travel with the jobs: the workers label with them.
+    let bundle = dir.path("fast.safetensors");
+    std::fs::write(&bundle, bgfarm_engine::eval::default_nets::BYTES).expect("bundle");
+    let local = dir.path("local-bundle.txt");
+    let remote = dir.path("remote-bundle.txt");
+    let own = |out: &str, more: &[&str]| {
+        let args = [
+            "train",
+            "label",
+            "--positions",
+            &positions,
+            "--out",
+            out,
+            "--ply",
+            "1",
+            "--net",
+            &bundle,
+            "--limit",
+            "20",
+        ];
+        succeeds(&[&args[..], more].concat());
+    };
+    own(&local, &["--threads", "2"]);
+    own(&remote, &["--coordinator", url, "--batch", "8"]);
+    assert_eq!(read(&remote), read(&local));
+    let default_nets: Vec<String> = read(&dir.path("local.txt"))
+        .lines()
+        .take(20)
+        .map(String::from)
+        .collect();
+    let bundle_nets: Vec<String> = read(&local).lines().map(String::from).collect();
+    assert_ne!(
+        bundle_nets, default_nets,
+        "the bundle's nets label otherwise"
+    );
+
     // What workers cannot do is refused before anything is submitted.
     let other = dir.path("other.txt");
     fails(

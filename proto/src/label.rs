@@ -1,31 +1,61 @@
 //! Wire messages <-> the engine's label plans ([`bgfarm_engine::label`]): a whole
 //! plan ([`label_plan_to_wire`], [`label_plan_from_wire`]), the slice of it a
-//! lease carries ([`lease_spec`], [`lease_positions`]) and the labels of a batch
-//! ([`labels_to_wire`], [`labels_from_wire`]).
+//! lease carries ([`lease_spec`], [`lease_positions`]), the labels of a batch
+//! ([`labels_to_wire`], [`labels_from_wire`]) and the nets a job may carry
+//! ([`nets_digest`], [`check_nets`]).
 
 use crate::convert::Invalid;
 use crate::v1;
+use bgfarm_engine::eval::net::format::load_evaluator_nets;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::label::{LabelMethod, LabelPlan};
 use bgfarm_engine::search::Pruning;
 use bgfarm_engine::Position;
+use sha2::{Digest, Sha256};
 use std::ops::Range;
 
-/// Most positions in one label job: its spec (16 bytes a position) and its
-/// labels (20 bytes a position) stay near 2 MB together, inside the 4 MiB of a
-/// message ([`crate::MAX_MESSAGE_BYTES`]) when `GetJob` returns both. Longer
-/// lists are several jobs (`bgfarm-lab train label --coordinator` cuts them).
+/// Most positions in one label job: its spec (16 bytes a position, plus its nets)
+/// and its labels (20 bytes a position) stay inside the 4 MiB of a message
+/// ([`crate::MAX_MESSAGE_BYTES`]) when `GetJob` returns both: 0.8 + 1.5 + 1.0
+/// MB. Longer lists are several jobs (`bgfarm-lab train label --coordinator` cuts
+/// them).
 pub const MAX_LABEL_POSITIONS: usize = 50_000;
 
-/// The wire spec of `plan` (checked by the caller), computed with engine
-/// `fingerprint`. Fields the method does not use stay 0, so two specs of the
-/// same labels are the same bytes.
-pub fn label_plan_to_wire(plan: &LabelPlan, fingerprint: &str) -> v1::JobSpec {
+/// Largest nets bundle a label job carries: the built-in nets are 0.7 MB (a
+/// two-layer contact net, its one-layer screen, the race and crashed nets).
+pub const MAX_LABEL_NETS_BYTES: usize = 3 << 19;
+
+/// The SHA-256 of a nets bundle: what a lease carries in its place, and what a
+/// worker checks the fetched bundle against.
+pub fn nets_digest(nets: &[u8]) -> Vec<u8> {
+    Sha256::digest(nets).to_vec()
+}
+
+/// Checks a nets bundle a label job carries: its size, and that it holds the
+/// nets an evaluator needs, readable.
+pub fn check_nets(nets: &[u8]) -> Result<(), Invalid> {
+    if nets.len() > MAX_LABEL_NETS_BYTES {
+        return Err(Invalid(format!(
+            "label nets of {} bytes: at most {MAX_LABEL_NETS_BYTES}",
+            nets.len()
+        )));
+    }
+    load_evaluator_nets(nets)
+        .map(|_| ())
+        .map_err(|e| Invalid(format!("label nets: {e}")))
+}
+
+/// The wire spec of `plan` (checked by the caller), labelled with the nets of
+/// bundle `nets` (empty: the built-in nets) and engine `fingerprint`. Fields the
+/// method does not use stay 0, so two specs of the same labels are the same
+/// bytes.
+pub fn label_plan_to_wire(plan: &LabelPlan, nets: &[u8], fingerprint: &str) -> v1::JobSpec {
     let mut spec = v1::LabelSpec {
         position_ids: plan.positions.iter().map(position_id::encode).collect(),
         batch_size: plan.batch,
         fingerprint: fingerprint.to_string(),
+        nets: nets.to_vec(),
         ..Default::default()
     };
     match plan.method {
@@ -96,8 +126,14 @@ pub fn label_plan_from_wire(spec: &v1::LabelSpec) -> Result<LabelPlan, Invalid> 
             spec.position_ids.len()
         )));
     }
-    if spec.offset != 0 {
-        return Err(Invalid("a submitted label job starts at position 0".into()));
+    if spec.offset != 0 || !spec.nets_sha256.is_empty() {
+        return Err(Invalid(
+            "a submitted label job starts at position 0 and carries its nets, not their digest"
+                .into(),
+        ));
+    }
+    if !spec.nets.is_empty() {
+        check_nets(&spec.nets)?;
     }
     let plan = LabelPlan {
         positions: positions(&spec.position_ids, 0)?,
@@ -109,8 +145,10 @@ pub fn label_plan_from_wire(spec: &v1::LabelSpec) -> Result<LabelPlan, Invalid> 
 }
 
 /// The spec a lease of positions `range` of the job `spec` carries: only those
-/// positions (a job may hold 50,000; a batch some hundred), `offset` the first.
-pub fn lease_spec(spec: &v1::LabelSpec, range: &Range<u64>) -> v1::JobSpec {
+/// positions (a job may hold 50,000; a batch some hundred), `offset` the first,
+/// and the digest `nets_sha256` of the job's nets ([`nets_digest`], computed
+/// once per job; empty for the built-in nets) instead of the nets.
+pub fn lease_spec(spec: &v1::LabelSpec, range: &Range<u64>, nets_sha256: &[u8]) -> v1::JobSpec {
     let (from, to) = (range.start as usize, range.end as usize);
     v1::JobSpec {
         kind: Some(v1::job_spec::Kind::Label(v1::LabelSpec {
@@ -122,6 +160,8 @@ pub fn lease_spec(spec: &v1::LabelSpec, range: &Range<u64>) -> v1::JobSpec {
             seed: spec.seed,
             batch_size: spec.batch_size,
             fingerprint: spec.fingerprint.clone(),
+            nets: Vec::new(),
+            nets_sha256: nets_sha256.to_vec(),
         })),
     }
 }
@@ -202,9 +242,9 @@ mod tests {
             },
         ] {
             let p = LabelPlan { method, ..plan() };
-            let w = label_spec(label_plan_to_wire(&p, "fp"));
+            let w = label_spec(label_plan_to_wire(&p, &[], "fp"));
             assert_eq!(label_plan_from_wire(&w), Ok(p.clone()));
-            let lease = label_spec(lease_spec(&w, &(2..3)));
+            let lease = label_spec(lease_spec(&w, &(2..3), &[]));
             assert_eq!((lease.offset, lease.position_ids.len()), (2, 1));
             assert_eq!(
                 lease_positions(&lease, &(2..3)),
@@ -218,7 +258,7 @@ mod tests {
 
     #[test]
     fn bad_specs_are_named() {
-        let good = label_spec(label_plan_to_wire(&plan(), "fp"));
+        let good = label_spec(label_plan_to_wire(&plan(), &[], "fp"));
         let bad = |f: &dyn Fn(&mut v1::LabelSpec)| {
             let mut s = good.clone();
             f(&mut s);
@@ -242,6 +282,23 @@ mod tests {
         assert!(done.game_over());
         assert!(bad(&|s| s.position_ids[0] = position_id::encode(&done))
             .is_err_and(|e| e.contains("finished")));
+    }
+
+    #[test]
+    fn nets_travel_in_the_job_and_their_digest_in_leases() {
+        let nets = bgfarm_engine::eval::default_nets::BYTES;
+        let w = label_spec(label_plan_to_wire(&plan(), nets, "fp"));
+        assert_eq!(label_plan_from_wire(&w), Ok(plan()));
+        let digest = nets_digest(nets);
+        let lease = label_spec(lease_spec(&w, &(0..2), &digest));
+        assert!(lease.nets.is_empty());
+        assert_eq!(lease.nets_sha256, digest);
+        // A lease is not a job, and nets that are not a bundle are refused.
+        assert!(label_plan_from_wire(&lease).is_err_and(|e| e.0.contains("digest")));
+        let bad = label_spec(label_plan_to_wire(&plan(), b"not nets", "fp"));
+        assert!(label_plan_from_wire(&bad).is_err_and(|e| e.0.contains("label nets")));
+        let big = vec![0u8; MAX_LABEL_NETS_BYTES + 1];
+        assert!(check_nets(&big).is_err_and(|e| e.0.contains("at most")));
     }
 
     #[test]

@@ -41,3 +41,18 @@ impl Engines {
         })
     }
 }
+
+/// The training evaluator of the nets bundle `bytes` (a label job's own nets):
+/// its nets with the exact tables as the endgame, as `bgfarm-lab train label
+/// --net FILE` evaluates.
+pub fn label_evaluator(bytes: &[u8]) -> Result<NeuralEvaluator<'static>, String> {
+    let n = bgfarm_engine::eval::net::format::load_evaluator_nets(bytes)
+        .map_err(|e| format!("label nets: {e}"))?;
+    Ok(NeuralEvaluator {
+        contact: n.contact,
+        race: n.race,
+        endgame: Some(BearoffDb::global()),
+        screen: n.screen,
+        crashed: n.crashed,
+    })
+}

@@ -4,6 +4,7 @@
 
 use crate::engine::Engines;
 use crate::exec_sim::{run_sim, run_study};
+use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::label::LabelPlan;
 use bgfarm_engine::rollout::{run_batch, FirstPlyCache, TrialScratch};
 use bgfarm_proto::convert::{plan_from_wire, stats_to_wire};
@@ -11,9 +12,11 @@ use bgfarm_proto::label::{labels_to_wire, lease_positions};
 use bgfarm_proto::study::study_units;
 use bgfarm_proto::v1;
 
-/// The result of `lease` (its batch filled in), or why it cannot be run here.
+/// The result of `lease` (its batch filled in), or why it cannot be run here. A
+/// label job with nets of its own is labelled with `own_nets`, their evaluator.
 pub fn run_lease(
     engines: &Engines,
+    own_nets: Option<&NeuralEvaluator<'_>>,
     fingerprint: &str,
     lease: &v1::Lease,
     cache: &FirstPlyCache,
@@ -84,11 +87,12 @@ pub fn run_lease(
                 method,
                 batch: n,
             };
-            out.labels = Some(labels_to_wire(&plan.run(
-                &engines.label,
-                0..n,
-                &engines.label_cache,
-            )));
+            let eval = match (spec.nets_sha256.is_empty(), own_nets) {
+                (true, _) => &engines.label,
+                (false, Some(e)) => e,
+                (false, None) => return Err("the label job's nets are not loaded".into()),
+            };
+            out.labels = Some(labels_to_wire(&plan.run(eval, 0..n, &engines.label_cache)));
         }
     }
     Ok(out)

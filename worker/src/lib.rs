@@ -11,6 +11,7 @@ mod backoff;
 mod engine;
 mod exec;
 mod exec_sim;
+mod label_nets;
 mod run;
 mod shutdown;
 

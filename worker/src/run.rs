@@ -4,6 +4,7 @@
 use crate::backoff::Backoff;
 use crate::engine::Engines;
 use crate::exec::run_lease;
+use crate::label_nets::{wanted, LabelNets};
 use crate::{user_agent, WorkerConfig, WorkerError};
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::rollout::FirstPlyCache;
@@ -50,6 +51,7 @@ struct Worker {
     heartbeat: Duration,
     pool: rayon::ThreadPool,
     engines: Arc<Engines>,
+    label_nets: LabelNets,
     caches: HashMap<u64, Arc<FirstPlyCache>>,
     /// Jobs most recently leased here, newest last (their caches are kept).
     recent: VecDeque<u64>,
@@ -84,6 +86,7 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         heartbeat: Duration::from_secs(1),
         pool,
         engines,
+        label_nets: LabelNets::default(),
         caches: HashMap::new(),
         recent: VecDeque::new(),
         held: Vec::new(),
@@ -226,6 +229,22 @@ impl Worker {
         }
         let n = resp.leases.len();
         for lease in resp.leases {
+            // A label job's own nets are fetched before its first batch here.
+            if let (Some(digest), Some(b)) = (wanted(&lease), lease.batch) {
+                let fetched = self
+                    .label_nets
+                    .fetch(&mut self.client, &self.id, b.job_id, digest)
+                    .await;
+                if let Err(e) = fetched {
+                    warn!(
+                        job = b.job_id,
+                        batch = b.batch_index,
+                        "{e}: lease given back"
+                    );
+                    self.failed.push(b);
+                    continue;
+                }
+            }
             self.start(lease);
         }
         let held_jobs: Vec<u64> = self.held.iter().map(|b| b.job_id).collect();
@@ -257,12 +276,13 @@ impl Worker {
             self.fingerprint.clone(),
             self.tx.clone(),
         );
+        let own_nets = wanted(&lease).and_then(|d| self.label_nets.get(d));
         self.held.push(b);
         let span = info_span!("batch", job = b.job_id, batch = b.batch_index);
         self.pool.spawn(move || {
             let _e = span.enter();
             let t = std::time::Instant::now();
-            let r = run_lease(&engines, &fp, &lease, &cache);
+            let r = run_lease(&engines, own_nets.as_deref(), &fp, &lease, &cache);
             debug!(ms = t.elapsed().as_millis() as u64, "batch run");
             // The receiver is gone only when the worker is stopping.
             let _ = tx.send((b, r));

@@ -97,6 +97,34 @@ pub fn bundle_has(bytes: &[u8], name: &str) -> bool {
     safetensors::SafeTensors::deserialize(bytes).is_ok_and(|st| st.names().contains(&w1.as_str()))
 }
 
+/// The nets of a bundle as an evaluator's (contact, race, screen, crashed): the
+/// contact and race nets must be there, the screen and the crashed net may be
+/// absent. What `--net FILE` loads and what a worker loads from the nets a label
+/// job carries, so both evaluate alike.
+pub fn load_evaluator_nets(bytes: &[u8]) -> Result<BundleNets, NetError> {
+    let optional = |name: &str| -> Result<Option<Net>, NetError> {
+        if bundle_has(bytes, name) {
+            load_bundle(bytes, name).map(Some)
+        } else {
+            Ok(None)
+        }
+    };
+    Ok(BundleNets {
+        contact: load_bundle(bytes, "contact.")?,
+        race: load_bundle(bytes, "race.")?,
+        screen: optional("screen.")?,
+        crashed: optional("crashed.")?,
+    })
+}
+
+/// The nets of an evaluator read from a bundle ([`load_evaluator_nets`]).
+pub struct BundleNets {
+    pub contact: Net,
+    pub race: Net,
+    pub screen: Option<Net>,
+    pub crashed: Option<Net>,
+}
+
 /// [`load_bundle`] with the net's role given.
 pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
     use safetensors::tensor::Dtype;

@@ -189,12 +189,10 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
         )));
     }
     let mut remote = match &a.remote.coordinator {
-        Some(url) => Some(RemoteLabeller::new(
-            url,
-            remote_access(&a)?,
-            method(&a),
-            a.batch,
-        )?),
+        Some(url) => {
+            let (access, nets) = remote_access(&a)?;
+            Some(RemoteLabeller::new(url, access, nets, method(&a), a.batch)?)
+        }
         None => None,
     };
     let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
@@ -262,9 +260,10 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// How `--coordinator` is reached, after refusing what workers cannot do: they
-/// label with the built-in nets and the exact tables only.
-fn remote_access(a: &LabelArgs) -> Result<Access, CliError> {
+/// How `--coordinator` is reached and the nets the jobs carry (empty: the
+/// built-in nets), after refusing what workers cannot do: they label with the
+/// built-in nets or a bundle's, and the exact tables only.
+fn remote_access(a: &LabelArgs) -> Result<(Access, Vec<u8>), CliError> {
     if a.exact_gammons.is_some() || a.exact_race.is_some() {
         return Err(CliError::msg(
             "--exact-gammons and --exact-race label in-process only: workers do not run the exact race searches",
@@ -280,7 +279,23 @@ fn remote_access(a: &LabelArgs) -> Result<Access, CliError> {
             "--job-size must be 1 to {MAX_LABEL_POSITIONS} positions"
         )));
     }
-    Access::for_default_nets(&a.net, &a.remote)
+    let nets = match a.net.as_str() {
+        "default" | "deep" => Vec::new(),
+        f if Path::new(f).is_file() => {
+            std::fs::read(f).map_err(|e| CliError::msg(format!("cannot read {f}: {e}")))?
+        }
+        other => {
+            return Err(CliError::msg(format!(
+                "--net {other} with --coordinator: workers label with the default nets or the \
+                 nets of a bundle file (as `bgfarm-lab train fit` writes it)"
+            )))
+        }
+    };
+    let access = Access {
+        token_file: a.remote.token_file.clone(),
+        tls_ca: a.remote.tls_ca.clone(),
+    };
+    Ok((access, nets))
 }
 
 /// Labels of `positions` on this machine's `pool`.

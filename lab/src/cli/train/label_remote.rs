@@ -1,5 +1,6 @@
 //! `bgfarm-lab train label --coordinator`: the positions labelled by `label` jobs
-//! on a coordinator, computed by its workers with the built-in nets. The next
+//! on a coordinator, computed by its workers with the built-in nets or the nets
+//! of a bundle the jobs carry (each worker fetches it once). The next
 //! job is submitted before the current one is followed, so the workers go on
 //! from one job to the next without waiting for the client.
 
@@ -9,13 +10,15 @@ use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::label::{LabelMethod, LabelPlan};
 use bgfarm_engine::Position;
-use bgfarm_proto::label::{label_plan_to_wire, labels_from_wire};
+use bgfarm_proto::label::{check_nets, label_plan_to_wire, labels_from_wire};
 use bgfarm_proto::v1;
 
 /// A client of label jobs on one coordinator.
 pub struct RemoteLabeller {
     url: String,
     access: Access,
+    /// The bundle every job carries (empty: the built-in nets).
+    nets: Vec<u8>,
     method: LabelMethod,
     batch: u64,
     /// The workers' engine fingerprint (that of `--net default`).
@@ -28,9 +31,13 @@ impl RemoteLabeller {
     pub fn new(
         url: &str,
         access: Access,
+        nets: Vec<u8>,
         method: LabelMethod,
         batch: u64,
     ) -> Result<RemoteLabeller, CliError> {
+        if !nets.is_empty() {
+            check_nets(&nets).map_err(|e| CliError::msg(e.0))?;
+        }
         // The workers' fingerprint is the product evaluator's; their label
         // evaluator differs from it only in races, which it answers as the
         // in-process command does.
@@ -38,6 +45,7 @@ impl RemoteLabeller {
         Ok(RemoteLabeller {
             url: url.to_string(),
             access,
+            nets,
             method,
             batch,
             fingerprint: fp,
@@ -52,7 +60,7 @@ impl RemoteLabeller {
             batch: self.batch,
         };
         plan.check().map_err(CliError::msg)?;
-        Ok(label_plan_to_wire(&plan, &self.fingerprint))
+        Ok(label_plan_to_wire(&plan, &self.nets, &self.fingerprint))
     }
 
     /// The labels of `positions` (one job), with `next` (the following job's
