@@ -87,15 +87,20 @@ pub fn submit(url: &str, access: &Access, spec: v1::JobSpec) -> Result<u64, CliE
     let ca = pem(access.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
-        Ok(client
-            .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
-            .await
-            .map_err(status_error)?
-            .into_inner()
-            .status
-            .unwrap_or_default()
-            .job_id)
+        submit_on(&mut client, spec).await
     })
+}
+
+/// Submits `spec` on `client`; returns the job's ID.
+async fn submit_on(client: &mut JobClient, spec: v1::JobSpec) -> Result<u64, CliError> {
+    Ok(client
+        .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
+        .await
+        .map_err(status_error)?
+        .into_inner()
+        .status
+        .unwrap_or_default()
+        .job_id)
 }
 
 /// [`run_job`], first trying to re-attach to job `attach` (a run of the same
@@ -138,14 +143,7 @@ pub fn run_or_attach(
         let id = match id {
             Some(id) => id,
             None => {
-                let id = client
-                    .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
-                    .await
-                    .map_err(status_error)?
-                    .into_inner()
-                    .status
-                    .unwrap_or_default()
-                    .job_id;
+                let id = submit_on(&mut client, spec).await?;
                 submitted(id)?;
                 id
             }

@@ -3,22 +3,11 @@
 
 mod common;
 
-use common::{eval, lab, try_eval};
+use common::{eval, lab, ok, try_eval};
 
 /// A race the race net answers (not yet in bear-off range) and the opening.
 const RACE: &str = "/wEAAJjtCEB4AA";
 const CONTACT: &str = "4HPwATDgc/ABMA";
-
-/// Runs `bgfarm-lab args`, which must succeed, and returns what it printed.
-fn ok(args: &[&str]) -> String {
-    let out = lab(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
 
 /// An empty directory of this test process (removed by the test at its end).
 /// `train positions`: the positions of `class` from `games` self-play games of seed

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fails, lab};
+use common::{fails, ok as succeeds};
 use std::path::{Path, PathBuf};
 use tokio::sync::watch;
 
@@ -88,14 +88,20 @@ impl Drop for Cluster {
     }
 }
 
-fn succeeds(args: &[&str]) -> String {
-    let out = lab(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+/// Labels the first `limit` positions of `positions` into `out` with `how` (the
+/// method and nets) and `more` (where), which must succeed; returns its output.
+fn label(positions: &str, out: &str, limit: &str, how: &[&str], more: &[&str]) -> String {
+    let args = [
+        "train",
+        "label",
+        "--positions",
+        positions,
+        "--out",
+        out,
+        "--limit",
+        limit,
+    ];
+    succeeds(&[&args[..], how, more].concat())
 }
 
 fn read(path: &str) -> String {
@@ -124,67 +130,24 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
     // 1-ply searches: in-process, then on the cluster in jobs of 25 and batches of
     // 7 positions, the second run resuming after the first's 30 labels.
     let local = dir.path("local.txt");
-    succeeds(&[
-        "train",
-        "label",
-        "--positions",
-        &positions,
-        "--out",
-        &local,
-        "--ply",
-        "1",
-        "--limit",
-        "60",
-        "--threads",
-        "2",
-    ]);
+    let ply1 = ["--ply", "1"];
+    label(&positions, &local, "60", &ply1, &["--threads", "2"]);
     let remote = dir.path("remote.txt");
-    let base = [
-        "train",
-        "label",
-        "--positions",
-        &positions,
-        "--out",
-        &remote,
-        "--ply",
-        "1",
-        "--coordinator",
-        url,
-        "--job-size",
-        "25",
-        "--batch",
-        "7",
-    ];
-    let said = succeeds(&[&base[..], &["--limit", "30"]].concat());
+    let cluster_jobs = ["--coordinator", url, "--job-size", "25", "--batch", "7"];
+    let said = label(&positions, &remote, "30", &ply1, &cluster_jobs);
     assert!(
         said.contains(&format!("30 positions labelled at 1-ply on {url}")),
         "{said}"
     );
-    succeeds(&[&base[..], &["--limit", "30"]].concat());
+    label(&positions, &remote, "30", &ply1, &cluster_jobs);
     assert_eq!(read(&remote), read(&local));
 
     // Rollout labels carry their seed to the workers.
     let local = dir.path("local-rollout.txt");
     let remote = dir.path("remote-rollout.txt");
-    let rollout = |out: &str, more: &[&str]| {
-        let args = [
-            "train",
-            "label",
-            "--positions",
-            &positions,
-            "--out",
-            out,
-            "--rollout",
-            "36",
-            "--seed",
-            "5",
-            "--limit",
-            "12",
-        ];
-        succeeds(&[&args[..], more].concat());
-    };
-    rollout(&local, &[]);
-    rollout(&remote, &["--coordinator", url]);
+    let rollout = ["--rollout", "36", "--seed", "5"];
+    label(&positions, &local, "12", &rollout, &[]);
+    label(&positions, &remote, "12", &rollout, &["--coordinator", url]);
     assert_eq!(read(&remote), read(&local));
     assert_eq!(read(&local).lines().count(), 12);
 
@@ -193,25 +156,15 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
     std::fs::write(&bundle, bgfarm_engine::eval::default_nets::BYTES).expect("bundle");
     let local = dir.path("local-bundle.txt");
     let remote = dir.path("remote-bundle.txt");
-    let own = |out: &str, more: &[&str]| {
-        let args = [
-            "train",
-            "label",
-            "--positions",
-            &positions,
-            "--out",
-            out,
-            "--ply",
-            "1",
-            "--net",
-            &bundle,
-            "--limit",
-            "20",
-        ];
-        succeeds(&[&args[..], more].concat());
-    };
-    own(&local, &["--threads", "2"]);
-    own(&remote, &["--coordinator", url, "--batch", "8"]);
+    let own = ["--ply", "1", "--net", &bundle];
+    label(&positions, &local, "20", &own, &["--threads", "2"]);
+    label(
+        &positions,
+        &remote,
+        "20",
+        &own,
+        &["--coordinator", url, "--batch", "8"],
+    );
     assert_eq!(read(&remote), read(&local));
     let default_nets: Vec<String> = read(&dir.path("local.txt"))
         .lines()
@@ -226,52 +179,13 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
 
     // What workers cannot do is refused before anything is submitted.
     let other = dir.path("other.txt");
-    fails(
-        &[
-            "train",
-            "label",
-            "--positions",
-            &positions,
-            "--out",
-            &other,
-            "--ply",
-            "0",
-            "--exact-race",
-            "100",
-            "--coordinator",
-            url,
-        ],
-        "in-process only",
-    );
-    fails(
-        &[
-            "train",
-            "label",
-            "--positions",
-            &positions,
-            "--out",
-            &other,
-            "--net",
-            "fast",
-            "--coordinator",
-            url,
-        ],
-        "default nets",
-    );
-    fails(
-        &[
-            "train",
-            "label",
-            "--positions",
-            &positions,
-            "--out",
-            &other,
-            "--coordinator",
-            url,
-            "--job-size",
-            "50001",
-        ],
-        "--job-size",
-    );
+    let refused = |more: &[&str], needle: &str| {
+        let args = ["train", "label", "--positions", &positions, "--out", &other];
+        fails(&[&args[..], more, &["--coordinator", url]].concat(), needle);
+    };
+    refused(&["--ply", "0", "--exact-race", "100"], "in-process only");
+    refused(&["--net", "fast"], "default nets");
+    refused(&["--job-size", "50001"], "--job-size");
+    refused(&["--net", &positions], "positions.txt");
     assert!(!Path::new(&other).exists() || read(&other).is_empty());
 }

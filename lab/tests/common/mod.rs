@@ -21,6 +21,17 @@ pub fn commands(args: &[&str]) -> Vec<String> {
     LAB.commands(args)
 }
 
+/// Runs `bgfarm-lab args`, which must succeed, and returns what it printed.
+pub fn ok(args: &[&str]) -> String {
+    let out = lab(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
 /// Runs a command that must succeed and print one JSON object.
 pub fn json(args: &[&str]) -> serde_json::Value {
     LAB.json(args)

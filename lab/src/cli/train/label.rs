@@ -16,7 +16,7 @@ use bgfarm_engine::label::{LabelMethod, Labeller, LABEL_CACHE_MIB, MAX_LABEL_PLY
 use bgfarm_engine::search::{EvalCache, Pruning};
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, parse_sample, Sample};
-use bgfarm_proto::label::MAX_LABEL_POSITIONS;
+use bgfarm_proto::label::{check_nets, MAX_LABEL_POSITIONS};
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -282,7 +282,10 @@ fn remote_access(a: &LabelArgs) -> Result<(Access, Vec<u8>), CliError> {
     let nets = match a.net.as_str() {
         "default" | "deep" => Vec::new(),
         f if Path::new(f).is_file() => {
-            std::fs::read(f).map_err(|e| CliError::msg(format!("cannot read {f}: {e}")))?
+            let nets =
+                std::fs::read(f).map_err(|e| CliError::msg(format!("cannot read {f}: {e}")))?;
+            check_nets(&nets).map_err(|e| CliError::msg(format!("{f}: {e}")))?;
+            nets
         }
         other => {
             return Err(CliError::msg(format!(

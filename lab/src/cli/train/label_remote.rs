@@ -10,7 +10,7 @@ use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::label::{LabelMethod, LabelPlan};
 use bgfarm_engine::Position;
-use bgfarm_proto::label::{check_nets, label_plan_to_wire, labels_from_wire};
+use bgfarm_proto::label::{label_plan_to_wire, labels_from_wire};
 use bgfarm_proto::v1;
 
 /// A client of label jobs on one coordinator.
@@ -35,9 +35,6 @@ impl RemoteLabeller {
         method: LabelMethod,
         batch: u64,
     ) -> Result<RemoteLabeller, CliError> {
-        if !nets.is_empty() {
-            check_nets(&nets).map_err(|e| CliError::msg(e.0))?;
-        }
         // The workers' fingerprint is the product evaluator's; their label
         // evaluator differs from it only in races, which it answers as the
         // in-process command does.
