@@ -44,7 +44,8 @@ pub struct LabelArgs {
     /// position, so different positions see different dice).
     #[arg(long, default_value_t = 1, requires = "rollout")]
     pub seed: u64,
-    /// Nets to search with.
+    /// Nets to search with; with --coordinator `default` or a bundle file, which
+    /// each job carries to the workers.
     #[arg(long, default_value = "default")]
     pub net: String,
     /// Reply pruning inside the search (0 = none); see `bgfarm hint --help`.
@@ -73,9 +74,8 @@ pub struct LabelArgs {
     #[command(flatten)]
     pub remote: RemoteArgs,
     /// With --coordinator: positions per batch, the work of one worker thread
-    /// per lease (256 positions at 2-ply: about half a second; each batch costs a
-    /// round trip and a store flush, ~30 ms here, so much smaller batches leave
-    /// threads waiting).
+    /// per lease (256 positions at 2-ply: about half a second of a core; much
+    /// smaller batches leave threads waiting on the coordinator).
     #[arg(long, default_value_t = 256, requires = "coordinator",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: u64,
