@@ -24,7 +24,10 @@
 #    other games (seed 98 with random moves as step 1, seed 99 greedy self-play),
 #    scored by GNU Backgammon 0 and 2 ply (scripts/crashed-bench.py).
 #
-# About 45 minutes on 2 cores. THREADS=N sets the labelling threads.
+# About 45 minutes on 2 cores. THREADS=N sets the labelling threads;
+# COORDINATOR=URL (and TOKEN_FILE=F for a coordinator with a client token) has a
+# cluster's workers label instead (steps 2 and 4, the same labels: `train label
+# --coordinator`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-crashed-net-work}
@@ -32,6 +35,11 @@ lab=${BGFARM_LAB:-$root/target/release/bgfarm-lab}
 bgfarm=${BGFARM:-$root/target/release/bgfarm}
 threads=()
 if [[ -n ${THREADS:-} ]]; then threads=(--threads "$THREADS"); fi
+labellers=("${threads[@]}")
+if [[ -n ${COORDINATOR:-} ]]; then
+    labellers=(--coordinator "$COORDINATOR")
+    if [[ -n ${TOKEN_FILE:-} ]]; then labellers+=(--token-file "$TOKEN_FILE"); fi
+fi
 mix=0,0,0.05,0.15,0.3,0.6,1
 base=default-no-crashed
 mkdir -p "$work"
@@ -41,12 +49,12 @@ cd "$work"
     --class crashed --seed 21 --out pos.txt "${threads[@]}"
 shuf --random-source=<(yes) pos.txt >pos_shuf.txt
 "$lab" train label --net "$base" --positions pos_shuf.txt --out ply2.txt --ply 2 \
-    --limit 500000 "${threads[@]}"
+    --limit 500000 "${labellers[@]}"
 "$lab" train fit --data ply2.txt --init "$base" --nets crashed --epochs 20 \
     --lr-start 0.001 --lr-end 0.00003 --out fit-ply2
 sed -n 1000001,1030000p pos_shuf.txt >pos_rollout.txt
 "$lab" train label --net fit-ply2/nets.safetensors --positions pos_rollout.txt \
-    --out rollout36.txt --rollout 36 "${threads[@]}"
+    --out rollout36.txt --rollout 36 "${labellers[@]}"
 "$lab" train fit --data rollout36.txt --init fit-ply2/nets.safetensors --nets crashed \
     --epochs 10 --lr-start 0.0003 --lr-end 0.00003 --out fit-rollout
 cmp fit-rollout/crashed.safetensors "$root/engine/nets/crashed.safetensors" &&

@@ -176,6 +176,14 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
         bundle_nets, default_nets,
         "the bundle's nets label otherwise"
     );
+    // So do named nets: `fast` is sent as the bundle of its nets.
+    let local = dir.path("local-fast.txt");
+    let remote = dir.path("remote-fast.txt");
+    let fast = ["--ply", "1", "--net", "fast"];
+    label(&positions, &local, "20", &fast, &[]);
+    label(&positions, &remote, "20", &fast, &["--coordinator", url]);
+    assert_eq!(read(&remote), read(&local));
+    assert_eq!(read(&local), read(&dir.path("local-bundle.txt")));
 
     // What workers cannot do is refused before anything is submitted.
     let other = dir.path("other.txt");
@@ -184,7 +192,6 @@ fn cluster_labels_are_the_in_process_labels_bit_for_bit() {
         fails(&[&args[..], more, &["--coordinator", url]].concat(), needle);
     };
     refused(&["--ply", "0", "--exact-race", "100"], "in-process only");
-    refused(&["--net", "fast"], "default nets");
     refused(&["--job-size", "50001"], "--job-size");
     refused(&["--net", &positions], "positions.txt");
     assert!(!Path::new(&other).exists() || read(&other).is_empty());

@@ -10,6 +10,7 @@ use super::which_nets::Nets;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
 use bgfarm_cli_common::remote::{Access, RemoteArgs};
+use bgfarm_engine::eval::net::format::save_bundle;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::label::{LabelMethod, Labeller, LABEL_CACHE_MIB, MAX_LABEL_PLY};
@@ -44,8 +45,8 @@ pub struct LabelArgs {
     /// position, so different positions see different dice).
     #[arg(long, default_value_t = 1, requires = "rollout")]
     pub seed: u64,
-    /// Nets to search with; with --coordinator `default` or a bundle file, which
-    /// each job carries to the workers.
+    /// Nets to search with; with --coordinator any but `default` travel to the
+    /// workers with each job.
     #[arg(long, default_value = "default")]
     pub net: String,
     /// Reply pruning inside the search (0 = none); see `bgfarm hint --help`.
@@ -261,8 +262,9 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
 }
 
 /// How `--coordinator` is reached and the nets the jobs carry (empty: the
-/// built-in nets), after refusing what workers cannot do: they label with the
-/// built-in nets or a bundle's, and the exact tables only.
+/// built-in nets; otherwise a bundle, read from `--net FILE` or written from the
+/// nets `--net` names), after refusing what workers cannot do: the exact race
+/// searches.
 fn remote_access(a: &LabelArgs) -> Result<(Access, Vec<u8>), CliError> {
     if a.exact_gammons.is_some() || a.exact_race.is_some() {
         return Err(CliError::msg(
@@ -287,11 +289,15 @@ fn remote_access(a: &LabelArgs) -> Result<(Access, Vec<u8>), CliError> {
             check_nets(&nets).map_err(|e| CliError::msg(format!("{f}: {e}")))?;
             nets
         }
+        // Named variants and directories travel as the bundle of their nets.
         other => {
-            return Err(CliError::msg(format!(
-                "--net {other} with --coordinator: workers label with the default nets or the \
-                 nets of a bundle file (as `bgfarm-lab train fit` writes it)"
-            )))
+            let e = crate::cli::nets::load_evaluator(other)?;
+            let mut nets = vec![("contact.", &e.contact), ("race.", &e.race)];
+            nets.extend(e.screen.as_ref().map(|n| ("screen.", n)));
+            nets.extend(e.crashed.as_ref().map(|n| ("crashed.", n)));
+            let bundle = save_bundle(&nets).map_err(|e| CliError::msg(e.to_string()))?;
+            check_nets(&bundle).map_err(|e| CliError::msg(format!("--net {other}: {e}")))?;
+            bundle
         }
     };
     let access = Access {
