@@ -49,18 +49,23 @@ pub struct Access {
 }
 
 impl Access {
-    /// The access of a command's `--token-file` and `--tls-ca`, for a job computed
-    /// with nets `net` (`--net`): workers run the default nets only.
+    /// The access of a command's `--token-file` and `--tls-ca`.
+    pub fn of(remote: &RemoteArgs) -> Access {
+        Access {
+            token_file: remote.token_file.clone(),
+            tls_ca: remote.tls_ca.clone(),
+        }
+    }
+
+    /// [`Access::of`] for a job computed with nets `net` (`--net`): workers run
+    /// the default nets only.
     pub fn for_default_nets(net: &str, remote: &RemoteArgs) -> Result<Access, CliError> {
         if net != "default" {
             return Err(CliError::msg(
                 "workers run the default nets: use --net default with --coordinator",
             ));
         }
-        Ok(Access {
-            token_file: remote.token_file.clone(),
-            tls_ca: remote.tls_ca.clone(),
-        })
+        Ok(Access::of(remote))
     }
 }
 

@@ -378,7 +378,7 @@ impl Core {
                         job_id: job.id,
                         batch_index: b,
                     }),
-                    spec: Some(job.work.lease_spec(&job.spec, &batch.trials)),
+                    spec: Some(job.work.lease_spec(&job.spec, &batch.trials).into_owned()),
                     trial_start: batch.trials.start,
                     trial_end: batch.trials.end,
                     active: batch.active.clone(),

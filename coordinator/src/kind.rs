@@ -15,6 +15,7 @@ use bgfarm_proto::label::{label_plan_from_wire, lease_spec, nets_digest};
 use bgfarm_proto::matchsim::sim_plan_from_wire;
 use bgfarm_proto::study::study_from_wire;
 use bgfarm_proto::v1;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Longest engine fingerprint accepted.
@@ -141,13 +142,18 @@ impl Work {
     }
 
     /// The spec a lease of `units` of this job (submitted as `spec`) carries: the
-    /// job's spec, except that a label lease holds only its own positions.
-    pub fn lease_spec(&self, spec: &v1::JobSpec, units: &Range<u64>) -> v1::JobSpec {
+    /// job's spec (borrowed, so that sizing a lease copies nothing), except that a
+    /// label lease holds only its own positions.
+    pub fn lease_spec<'s>(
+        &self,
+        spec: &'s v1::JobSpec,
+        units: &Range<u64>,
+    ) -> Cow<'s, v1::JobSpec> {
         match (&spec.kind, self) {
             (Some(v1::job_spec::Kind::Label(l)), Work::Label { nets_sha256, .. }) => {
-                lease_spec(l, units, nets_sha256)
+                Cow::Owned(lease_spec(l, units, nets_sha256))
             }
-            _ => spec.clone(),
+            _ => Cow::Borrowed(spec),
         }
     }
 
@@ -273,7 +279,8 @@ mod tests {
         assert_eq!((w.name(), w.label()), ("label", "label 2-ply".into()));
         assert_eq!(w.units(), 5);
         assert_eq!(w.batch_ranges(), vec![0..2, 2..4, 4..5]);
-        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(4..5)).kind else {
+        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(4..5)).into_owned().kind
+        else {
             panic!("a label lease");
         };
         assert_eq!((l.offset, l.position_ids.len()), (4, 1));
@@ -285,7 +292,8 @@ mod tests {
         let nets = bgfarm_engine::eval::default_nets::BYTES;
         let spec = label_plan_to_wire(&plan, nets, "fp");
         let w = Work::of(&spec).expect("valid");
-        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(0..2)).kind else {
+        let Some(v1::job_spec::Kind::Label(l)) = w.lease_spec(&spec, &(0..2)).into_owned().kind
+        else {
             panic!("a label lease");
         };
         assert!(l.nets.is_empty() && l.nets_sha256 == nets_digest(nets));
@@ -294,6 +302,6 @@ mod tests {
         assert!(Work::of(&label_plan_to_wire(&bad, &[], "fp")).is_err_and(|e| e.contains("batch")));
         // Another kind's lease carries the whole spec.
         let r = rollout(144, 36);
-        assert_eq!(Work::of(&r).expect("valid").lease_spec(&r, &(0..36)), r);
+        assert_eq!(*Work::of(&r).expect("valid").lease_spec(&r, &(0..36)), r);
     }
 }

@@ -9,6 +9,7 @@ use bgfarm_engine::eval::bearoff::BearoffDb;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::label::LABEL_CACHE_MIB;
 use bgfarm_engine::search::EvalCache;
+use std::sync::OnceLock;
 
 /// The default evaluator ([`bgfarm_engine::eval::default_nets::default_evaluator`]).
 /// Builds the bear-off tables on first use (a few seconds, once per process).
@@ -25,8 +26,10 @@ pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
 pub struct Engines {
     pub play: NeuralEvaluator<'static>,
     pub label: NeuralEvaluator<'static>,
-    /// The search cache of every label batch, kept across leases.
-    pub label_cache: EvalCache,
+    /// The search cache of every label batch, kept across leases; made by the
+    /// first label batch ([`Engines::label_cache`]), so that a worker that never
+    /// labels holds none of its 64 MiB.
+    label_cache: OnceLock<EvalCache>,
 }
 
 impl Engines {
@@ -37,8 +40,14 @@ impl Engines {
         Ok(Engines {
             play,
             label,
-            label_cache: EvalCache::with_mib(LABEL_CACHE_MIB),
+            label_cache: OnceLock::new(),
         })
+    }
+
+    /// The search cache of label batches.
+    pub fn label_cache(&self) -> &EvalCache {
+        self.label_cache
+            .get_or_init(|| EvalCache::with_mib(LABEL_CACHE_MIB))
     }
 }
 

@@ -92,7 +92,7 @@ pub fn run_lease(
                 (false, Some(e)) => e,
                 (false, None) => return Err("the label job's nets are not loaded".into()),
             };
-            out.labels = Some(labels_to_wire(&plan.run(eval, 0..n, &engines.label_cache)));
+            out.labels = Some(labels_to_wire(&plan.run(eval, 0..n, engines.label_cache())));
         }
     }
     Ok(out)

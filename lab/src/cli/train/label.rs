@@ -168,6 +168,16 @@ pub(super) fn labelling_evaluator(
     Ok(eval)
 }
 
+/// Where the labels are computed: this machine's threads with their search
+/// cache, or a coordinator's workers.
+enum Labelling {
+    Here {
+        pool: rayon::ThreadPool,
+        cache: EvalCache,
+    },
+    Remote(Box<RemoteLabeller>),
+}
+
 /// The labelling method of the command line.
 fn method(a: &LabelArgs) -> LabelMethod {
     match a.rollout {
@@ -189,12 +199,18 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
             a.ply
         )));
     }
-    let mut remote = match &a.remote.coordinator {
+    let method = method(&a);
+    let mut labelling = match &a.remote.coordinator {
         Some(url) => {
             let (access, nets) = remote_access(&a)?;
-            Some(RemoteLabeller::new(url, access, nets, method(&a), a.batch)?)
+            Labelling::Remote(Box::new(RemoteLabeller::new(
+                url, access, nets, method, a.batch,
+            )?))
         }
-        None => None,
+        None => Labelling::Here {
+            pool: pool(a.threads)?,
+            cache: EvalCache::with_mib(LABEL_CACHE_MIB),
+        },
     };
     let eval = labelling_evaluator(&a.net, a.exact_gammons, a.exact_race, a.ply)?;
     let mut positions = read_positions(&a.positions)?;
@@ -212,24 +228,24 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
         .open(&a.out)
         .map(BufWriter::new)
         .map_err(io_err(&a.out))?;
-    let method = method(&a);
     let start = Instant::now();
     // In-process, each chunk reaches the disk before the next starts (a killed run
     // loses at most one chunk); on a coordinator a chunk is a job.
-    let chunk = if remote.is_some() { a.job_size } else { 1000 };
-    let pool = pool(a.threads)?;
-    let cache = EvalCache::with_mib(LABEL_CACHE_MIB);
+    let chunk = match labelling {
+        Labelling::Here { .. } => 1000,
+        Labelling::Remote(_) => a.job_size,
+    };
     let mut i = from;
     while i < to {
         let end = (i + chunk).min(to);
         let part = &positions[i..end];
-        let labels = match &mut remote {
-            Some(r) => {
+        let labels = match &mut labelling {
+            Labelling::Remote(r) => {
                 // The next job waits on the coordinator behind this one.
                 let next = (end < to).then(|| &positions[end..(end + chunk).min(to)]);
                 r.label(part, next)?
             }
-            None => label_here(&pool, &eval, &cache, part, method),
+            Labelling::Here { pool, cache } => label_here(pool, &eval, cache, part, method),
         };
         for (pos, probs) in part.iter().zip(labels) {
             let line = format_sample(&Sample { pos: *pos, probs });
@@ -245,12 +261,13 @@ pub fn label(a: LabelArgs) -> Result<(), CliError> {
         );
     }
     println!(
-        "{} positions labelled {}{} in {:.0} s -> {}",
+        "{} positions labelled {} {}{} in {:.0} s -> {}",
         to - from,
         match method {
-            LabelMethod::Search { ply, .. } => format!("at {ply}-ply"),
-            LabelMethod::Rollout { trials, .. } => format!("by {trials}-trial rollouts"),
+            LabelMethod::Search { .. } => "at",
+            LabelMethod::Rollout { .. } => "by",
         },
+        method.describe(),
         match &a.remote.coordinator {
             Some(url) => format!(" on {url}"),
             None => String::new(),
@@ -300,11 +317,7 @@ fn remote_access(a: &LabelArgs) -> Result<(Access, Vec<u8>), CliError> {
             bundle
         }
     };
-    let access = Access {
-        token_file: a.remote.token_file.clone(),
-        tls_ca: a.remote.tls_ca.clone(),
-    };
-    Ok((access, nets))
+    Ok((Access::of(&a.remote), nets))
 }
 
 /// Labels of `positions` on this machine's `pool`.
