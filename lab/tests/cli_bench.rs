@@ -64,6 +64,50 @@ fn bench_hint_reports_each_class() {
     }
 }
 
+/// `--baseline`: the paired differences are the differences of the losses, decision
+/// by decision, so their means are the differences of the means; nets against
+/// themselves differ by exactly 0.
+#[test]
+fn bench_hint_pairs_a_baseline() {
+    let dev = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/dev.jsonl");
+    let run = |net: &str| {
+        json(&[
+            "bench",
+            "hint",
+            "--ply",
+            "0",
+            "--file",
+            dev,
+            "--class",
+            "contact",
+            "--limit",
+            "60",
+            "--net",
+            net,
+            "--baseline",
+            "default",
+            "--json",
+        ])
+    };
+    let f = |v: &serde_json::Value, k: &str| v["all"][k].as_f64().unwrap_or(f64::NAN);
+    let same = run("default");
+    assert_eq!(f(&same, "diff_baseline"), 0.0);
+    assert_eq!(f(&same, "loss_baseline"), f(&same, "loss_0ply"));
+    let fast = run("fast");
+    assert!(fast["all"]["positions"] == 60);
+    let d = f(&fast, "loss_0ply") - f(&fast, "loss_baseline");
+    assert!((f(&fast, "diff_baseline") - d).abs() < 1e-12, "{d}");
+    assert!(
+        f(&fast, "diff_baseline_se") > 0.0,
+        "fast and default choose differently"
+    );
+    assert_eq!(f(&fast, "loss_baseline"), f(&same, "loss_0ply"));
+    let g = f(&same, "loss_0ply") - f(&same, "loss_gnubg_0ply");
+    assert!((f(&same, "diff_gnubg_0ply") - g).abs() < 1e-12);
+    let r = f(&same, "loss_0ply") / f(&same, "loss_gnubg_0ply");
+    assert!((f(&same, "ratio_gnubg_0ply") - r).abs() < 1e-12);
+}
+
 #[test]
 fn bench_hint_lists_the_costliest_decisions() {
     let v = json(&[

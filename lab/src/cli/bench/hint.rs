@@ -87,6 +87,11 @@ pub struct HintArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also score these nets' 0-ply choices on the same decisions, with the paired
+    /// difference of the losses (`--net`'s minus theirs) and its standard error: how
+    /// a candidate net is judged on the dev set (docs/nets.md, "Yardsticks").
+    #[arg(long, value_name = "NET")]
+    pub baseline: Option<String>,
     #[command(flatten)]
     pub eval: EvalArgs,
     #[command(flatten)]
@@ -112,6 +117,8 @@ struct Outcome {
     loss_gnubg0: f64,
     /// PubEval's choice, the yardstick.
     loss_pubeval: f64,
+    /// `--baseline`'s 0-ply choice.
+    loss_base: Option<f64>,
     /// Equity errors of the 0-ply values of GNU Backgammon 2-ply's best plays:
     /// bgfarm's and GNU Backgammon 0-ply's ([`ValueErrors`]).
     errors0: ValueErrors,
@@ -168,6 +175,11 @@ struct Tally {
     loss_gnubg: Mean,
     loss_gnubg0: Mean,
     loss_pubeval: Mean,
+    /// Paired differences of the 0-ply loss: minus GNU Backgammon 0-ply's, and minus
+    /// `--baseline`'s.
+    diff_gnubg0: Mean,
+    loss_base: Mean,
+    diff_base: Mean,
     equity_err0: Mean,
     diff_err0: Mean,
     equity_err_gnubg0: Mean,
@@ -186,6 +198,11 @@ impl Tally {
         self.loss_gnubg.add(o.loss_gnubg);
         self.loss_gnubg0.add(o.loss_gnubg0);
         self.loss_pubeval.add(o.loss_pubeval);
+        self.diff_gnubg0.add(o.loss0 - o.loss_gnubg0);
+        if let Some(b) = o.loss_base {
+            self.loss_base.add(b);
+            self.diff_base.add(o.loss0 - b);
+        }
         self.equity_err0.add(o.errors0.equity);
         self.diff_err0.add(o.errors0.difference);
         self.equity_err_gnubg0.add(o.errors_gnubg0.equity);
@@ -213,6 +230,13 @@ impl Tally {
             loss_gnubg_0ply_se: self.loss_gnubg0.se(),
             loss_pubeval: self.loss_pubeval.mean(),
             loss_pubeval_se: self.loss_pubeval.se(),
+            ratio_gnubg_0ply: self.loss0.mean() / self.loss_gnubg0.mean(),
+            diff_gnubg_0ply: self.diff_gnubg0.mean(),
+            diff_gnubg_0ply_se: self.diff_gnubg0.se(),
+            loss_baseline: (self.loss_base.count() > 0).then(|| self.loss_base.mean()),
+            loss_baseline_se: (self.loss_base.count() > 0).then(|| self.loss_base.se()),
+            diff_baseline: (self.diff_base.count() > 0).then(|| self.diff_base.mean()),
+            diff_baseline_se: (self.diff_base.count() > 0).then(|| self.diff_base.se()),
             equity_error_0ply: self.equity_err0.mean(),
             difference_error_0ply: self.diff_err0.mean(),
             equity_error_gnubg_0ply: self.equity_err_gnubg0.mean(),
@@ -239,6 +263,15 @@ struct JsonTally {
     loss_gnubg_0ply_se: f64,
     loss_pubeval: f64,
     loss_pubeval_se: f64,
+    /// bgfarm 0-ply's loss over GNU Backgammon 0-ply's, and their paired difference.
+    ratio_gnubg_0ply: f64,
+    diff_gnubg_0ply: f64,
+    diff_gnubg_0ply_se: f64,
+    /// `--baseline`'s 0-ply loss and the paired difference (`--net`'s minus it).
+    loss_baseline: Option<f64>,
+    loss_baseline_se: Option<f64>,
+    diff_baseline: Option<f64>,
+    diff_baseline_se: Option<f64>,
     /// Mean absolute error of the 0-ply equities of GNU Backgammon 2-ply's best
     /// five plays, and of their differences to the best one ([`ValueErrors`]).
     equity_error_0ply: f64,
@@ -283,6 +316,17 @@ pub fn hint(args: HintArgs) -> Result<(), CliError> {
         )));
     }
     let engine = args.eval.engine(args.cache.cache_mib)?;
+    let baseline = match &args.baseline {
+        Some(net) => {
+            let b = EvalArgs {
+                net: net.clone(),
+                threads: Some(1),
+                ..args.eval.clone()
+            };
+            Some(b.engine(args.cache.cache_mib)?)
+        }
+        None => None,
+    };
     let ladder = filter.ladder(ply);
     let zero = Ladder::all();
     let choice = |c: Option<Candidate>| {
@@ -294,8 +338,8 @@ pub fn hint(args: HintArgs) -> Result<(), CliError> {
             .par_iter()
             .with_max_len(1)
             .map_init(
-                || engine.searcher(),
-                |s, case| {
+                || (engine.searcher(), baseline.as_ref().map(|b| b.searcher())),
+                |(s, base), case| {
                     let start = Instant::now();
                     let cn = s.best_move(&case.pos, case.dice, ply, &ladder);
                     let seconds = start.elapsed().as_secs_f64();
@@ -306,6 +350,13 @@ pub fn hint(args: HintArgs) -> Result<(), CliError> {
                         .map(|c| format_move(&c.mv))
                         .unwrap_or_default();
                     let c0 = choice(best0)?;
+                    let loss_base = match base {
+                        Some(b) => Some(loss_of(
+                            &case.line,
+                            &choice(b.best_move(&case.pos, case.dice, 0, &zero))?,
+                        )?),
+                        None => None,
+                    };
                     let gnubg0 = gnubg_0ply_choice(&case.line)?;
                     let mut gen = MoveGenerator::new();
                     let legal = gen.generate(&case.pos, case.dice);
@@ -342,6 +393,7 @@ pub fn hint(args: HintArgs) -> Result<(), CliError> {
                         loss_gnubg: loss_of(&case.line, &case.line.gnubg_choice)?,
                         loss_gnubg0: loss_of(&case.line, &gnubg0)?,
                         loss_pubeval: loss_of(&case.line, &pe)?,
+                        loss_base,
                         errors0,
                         errors_gnubg0,
                         seconds,
@@ -435,6 +487,44 @@ pub fn hint(args: HintArgs) -> Result<(), CliError> {
         values(k, t);
     }
     values("all", &all);
+    match &args.baseline {
+        Some(b) => println!(
+            "Paired 0-ply losses (x1000): bgfarm over GNU Backgammon 0-ply, bgfarm minus it (SE); \
+             baseline {b} (SE), bgfarm minus it (SE)"
+        ),
+        None => println!(
+            "Paired 0-ply losses (x1000): bgfarm over GNU Backgammon 0-ply, bgfarm minus it (SE)"
+        ),
+    }
+    let paired = |name: &str, t: &Tally| {
+        let j = t.json();
+        let mut line = format!(
+            "{name:<8} {:>5}  ratio {:>5.2}  {:+6.2} ({:.2})",
+            j.positions,
+            j.ratio_gnubg_0ply,
+            1000.0 * j.diff_gnubg_0ply,
+            1000.0 * j.diff_gnubg_0ply_se,
+        );
+        if let (Some(l), Some(lse), Some(d), Some(dse)) = (
+            j.loss_baseline,
+            j.loss_baseline_se,
+            j.diff_baseline,
+            j.diff_baseline_se,
+        ) {
+            line += &format!(
+                "  | baseline {:5.2} ({:.2})  {:+6.2} ({:.2})",
+                1000.0 * l,
+                1000.0 * lse,
+                1000.0 * d,
+                1000.0 * dse
+            );
+        }
+        println!("{line}");
+    };
+    for (k, t) in &classes {
+        paired(k, t);
+    }
+    paired("all", &all);
     if let Some(h) = hit_rate {
         println!("cache hits: {:.1}%", 100.0 * h);
     }
