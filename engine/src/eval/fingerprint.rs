@@ -61,12 +61,11 @@ pub fn fingerprint(eval: &NeuralEvaluator<'_>) -> Fingerprint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::Net;
 
     fn eval(seed: u64) -> NeuralEvaluator<'static> {
         NeuralEvaluator {
-            contact: Net::random(16, seed),
-            race: Net::random(8, seed + 1),
+            contact: crate::testutil::random_net(16, seed),
+            race: crate::testutil::random_net(8, seed + 1),
             endgame: None,
             screen: None,
             crashed: None,

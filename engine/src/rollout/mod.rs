@@ -31,8 +31,8 @@ use stats::Accumulator;
 use std::ops::Range;
 pub use stop::StopRules;
 pub use trial::{
-    outcome_targets, run_trial, run_trial_visiting, Luck, TrialScratch, TrialSettings, Visited,
-    MAX_TRIAL_PLY, OUTPUTS,
+    run_trial, run_trial_observed, BeforeRoll, Luck, TrialScratch, TrialSettings, MAX_TRIAL_PLY,
+    OUTPUTS,
 };
 pub use waves::Waves;
 
@@ -187,68 +187,6 @@ mod tests {
         let cached = run_batch(&job, &eval, None, 0..72, &[], Some(&cache), &mut s);
         assert_eq!(cached, whole);
         assert!(!cache.is_empty());
-    }
-
-    #[test]
-    fn outcome_targets_are_each_state_s_own_luck_adjusted_result() {
-        let eval = evaluator();
-        let mut s = TrialScratch::new(&eval);
-        let mut visited = Vec::new();
-        for luck in [Luck::Off, Luck::Ranked] {
-            let settings = TrialSettings {
-                luck,
-                ..TrialSettings::default()
-            };
-            for t in 0..6 {
-                visited.clear();
-                let args = (&settings, &Position::STARTING, &CubeStart::default());
-                let plain = run_trial(
-                    &eval, None, args.0, args.1, args.2, 3, t, None, false, &mut s,
-                );
-                let out = run_trial_visiting(
-                    &eval,
-                    None,
-                    args.0,
-                    args.1,
-                    args.2,
-                    3,
-                    t,
-                    None,
-                    false,
-                    &mut s,
-                    Some(&mut visited),
-                );
-                assert_eq!(out, plain, "listing the states changes nothing");
-                let targets = outcome_targets(&out, &visited);
-                assert!(targets.len() > 10);
-                assert_eq!(targets[0].0, Position::STARTING);
-                let root: [f32; 5] = std::array::from_fn(|k| out[k] as f32);
-                assert_eq!(targets[0].1, root);
-                for ((pos, y), v) in targets.iter().zip(&visited) {
-                    assert_eq!(*pos, v.pos);
-                    // Without luck every state's target is the outcome, seen by
-                    // the player on roll there; with it, the luck from there on
-                    // is taken out.
-                    let from_root: [f32; 5] =
-                        std::array::from_fn(|k| (out[k] + v.luck_before[k]) as f32);
-                    let want = if v.root_moves {
-                        from_root
-                    } else {
-                        crate::eval::Probs(from_root).flip().0
-                    };
-                    for (a, b) in y.iter().zip(want) {
-                        assert!((a - b).abs() < 1e-6, "{y:?} vs {want:?}");
-                    }
-                    if luck == Luck::Off {
-                        assert_eq!(v.luck_before, [0.0; 5]);
-                    }
-                }
-                // The players alternate.
-                assert!(visited
-                    .windows(2)
-                    .all(|w| w[0].root_moves != w[1].root_moves));
-            }
-        }
     }
 
     #[test]

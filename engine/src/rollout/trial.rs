@@ -160,7 +160,7 @@ pub fn run_trial(
     start_is_opponent: bool,
     s: &mut TrialScratch,
 ) -> [f64; OUTPUTS] {
-    run_trial_visiting(
+    run_trial_observed(
         eval,
         policy,
         settings,
@@ -175,21 +175,23 @@ pub fn run_trial(
     )
 }
 
-/// A state a trial passed through before its roll, for training on trials' own
-/// results ([`outcome_targets`]).
+/// What a trial shows [`run_trial_observed`]'s observer of a state it rolls from.
 #[derive(Clone, Copy, Debug)]
-pub struct Visited {
-    pub pos: Position,
-    /// The player on roll here is the one on roll at the trial's start.
+pub struct BeforeRoll<'a> {
+    /// The state, player on roll before the roll.
+    pub pos: &'a Position,
+    /// Whether the player on roll here is the one on roll at the trial's start.
     pub root_moves: bool,
-    /// The luck of the rolls before this state, from the start player's side.
-    pub luck_before: [f64; 5],
+    /// The luck of the rolls so far, from the start player's side (the five
+    /// cubeless outputs; zeros without a luck estimate).
+    pub luck: &'a [f64; 5],
 }
 
-/// [`run_trial`] that also lists, in `visited`, every state the trial rolled from
-/// (not the one it stopped at).
+/// [`run_trial`] that shows `observe` every state the trial rolls from (not the
+/// one it stops at), before the roll. Observing changes nothing in the trial: the
+/// hook `bgfarm-lab train outcomes` takes its training targets through.
 #[allow(clippy::too_many_arguments)]
-pub fn run_trial_visiting(
+pub fn run_trial_observed(
     eval: &NeuralEvaluator<'_>,
     policy: Option<&dyn Player>,
     settings: &TrialSettings,
@@ -200,7 +202,7 @@ pub fn run_trial_visiting(
     cache: Option<&FirstPlyCache>,
     start_is_opponent: bool,
     s: &mut TrialScratch,
-    mut visited: Option<&mut Vec<Visited>>,
+    mut observe: Option<&mut dyn FnMut(BeforeRoll<'_>)>,
 ) -> [f64; OUTPUTS] {
     let mut dice = TrialDice::new(seed, trial);
     let mut pos = *start;
@@ -236,11 +238,11 @@ pub fn run_trial_visiting(
                 }
             }
         }
-        if let Some(v) = visited.as_deref_mut() {
-            v.push(Visited {
-                pos,
+        if let Some(f) = observe.as_mut() {
+            f(BeforeRoll {
+                pos: &pos,
                 root_moves,
-                luck_before: luck,
+                luck: &luck,
             });
         }
         let roll = dice.roll();
@@ -328,30 +330,6 @@ pub fn run_trial_visiting(
         out[5]
     };
     out
-}
-
-/// Training targets from one trial: for each state it rolled from, the trial's
-/// luck-adjusted result counted from that state on (the outcome minus the luck of
-/// the rolls from there), from the side of the player on roll there.
-///
-/// Whatever the luck estimate, the luck of each roll has mean zero given the state,
-/// so each target is an unbiased estimate of the state's value under the trials'
-/// own play (what a rollout from the state would converge to), with the small noise
-/// of a variance-reduced trial (per-output SD ~0.15 instead of ~0.5 for the bare
-/// outcome). Targets are probabilities up to that noise: they can leave 0..1.
-pub fn outcome_targets(out: &[f64; OUTPUTS], visited: &[Visited]) -> Vec<(Position, [f32; 5])> {
-    visited
-        .iter()
-        .map(|v| {
-            let y: [f64; 5] = std::array::from_fn(|k| out[k] + v.luck_before[k]);
-            let y = if v.root_moves {
-                y
-            } else {
-                [1.0 - y[0], y[3], y[4], y[1], y[2]]
-            };
-            (v.pos, y.map(|x| x as f32))
-        })
-        .collect()
 }
 
 /// The cubeful luck (root side) of roll `actual` given every roll's reply value

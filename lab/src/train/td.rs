@@ -19,6 +19,7 @@
 //! Everything is a deterministic function of the seed and the game count: game `g`
 //! rolls from `Rng::for_stream(seed, g)`.
 
+use crate::train::net::sgd::sgd_step;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::eval::{terminal_probs, Probs};
@@ -158,7 +159,7 @@ pub fn train(
             let out = net.forward(&s.pos, sc);
             let e = f64::from(out[0] - target[0]);
             stats.sq_error += e * e;
-            net.train_step(sc, &out, target, lr);
+            sgd_step(net, sc, &out, target, lr);
             if s.class == Class::Contact {
                 stats.contact_updates += 1;
             } else {
@@ -177,13 +178,13 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bgfarm_engine::eval::net::Net;
+    use crate::train::net::init::random_net;
 
     #[test]
     fn training_is_deterministic_and_learns_something() {
         let fresh = || NeuralEvaluator {
-            contact: Net::random(16, 1),
-            race: Net::random(16, 2),
+            contact: random_net(16, 1),
+            race: random_net(16, 2),
             endgame: None,
             screen: None,
             crashed: None,

@@ -43,9 +43,9 @@
 //!     home points / 6) squared, whether S is on the bar or not: what being hit
 //!     would cost in tempo (`dance` is the same number only while S is on the bar).
 //!
-//! Why: a 128-unit net fitted with Adam to its own 1-ply labels (1,015,305 contact
-//! positions) stopped at an equity RMSE of 0.0334 whether it had 128 or 256 hidden
-//! units: the inputs, not the capacity, were the limit.
+//! Why: a 128-unit net fitted by `bgfarm-lab train fit` to its own 1-ply labels
+//! (1,015,305 contact positions) stopped at an equity RMSE of 0.0334 whether it had
+//! 128 or 256 hidden units: the inputs, not the capacity, were the limit.
 //!
 //! All of the first block but `prime` is 0 in a pure race (tested): there
 //! [`features`] gives the [`race_features`](super::race_features) instead, in the

@@ -11,7 +11,7 @@ use crate::position::Position;
 /// Scratch space for one evaluation; reuse it across calls.
 #[derive(Clone)]
 pub struct Scratch {
-    /// The inputs of the last [`Net::forward`] (what [`Net::train_step`] reads).
+    /// The inputs of the last [`Net::forward`] (what a training step reads).
     pub inputs: SparseInputs,
     /// The hidden activations of the last evaluation.
     pub hidden: Vec<f32>,
@@ -102,7 +102,7 @@ impl Net {
     }
 
     /// Raw outputs for `pos` (player on roll), using `scratch`; leaves the inputs and
-    /// hidden activations in `scratch` for [`Net::train_step`].
+    /// hidden activations in `scratch` for a training step.
     #[inline]
     pub fn forward(&self, pos: &Position, scratch: &mut Scratch) -> [f32; OUTPUTS] {
         self.forward_with_level(SimdLevel::detect(), pos, scratch)

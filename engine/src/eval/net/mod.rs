@@ -14,10 +14,11 @@
 //! into 8-wide SIMD adds. The hidden width is kept a multiple of 8.
 //!
 //! Where things are: [`inference`] (forward passes, incremental from a shared
-//! [`Base`](inference::Base)), [`backprop`] (gradients and the plain SGD step),
-//! [`adam`], [`init`] (random nets) and [`widen`] (wider or deeper nets from trained
-//! ones), [`format`] (the safetensors files) and [`migrate`] (reading files of
-//! older encodings).
+//! [`Base`](inference::Base)), [`input_gradient`] (the equity's gradient for
+//! move-ranking tables, and the layers' chain rule), [`params`] (the weights as
+//! named slices, through which `bgfarm-lab` fits, initialises and grows nets: the
+//! engine ships inference only), [`format`] (the safetensors files) and
+//! [`migrate`] (reading files of older encodings).
 //!
 //! The arithmetic lives in [`kernels`]: 8-wide loops compiled for the baseline
 //! target and for AVX2 (picked at run time, bit-identical results), and a vectorized
@@ -29,21 +30,19 @@
 //! `w2` [5 x hidden], `b2` [5]) with metadata naming the input encoding, so a file
 //! made for another encoding is refused rather than misread.
 
-pub mod adam;
-pub mod backprop;
 pub mod encode;
 pub mod feature_layout;
 pub mod features;
 pub mod format;
 pub mod inference;
-pub mod init;
+pub mod input_gradient;
 pub mod kernels;
 pub mod migrate;
+pub mod params;
 pub mod race_features;
 pub mod shots;
 pub mod side_view;
 pub mod structure;
-pub mod widen;
 
 use encode::INPUTS;
 pub use kernels::SimdLevel;

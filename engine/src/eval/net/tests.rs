@@ -5,10 +5,11 @@ use super::format::{bundle_has, load_bundle, save_bundle};
 use super::migrate::*;
 use super::*;
 use crate::position::Position;
+use crate::testutil::{random_deep_net, random_net};
 
 #[test]
 fn a_bundle_tells_an_absent_net_from_a_present_one() {
-    let (a, b) = (Net::random(16, 1), Net::random(8, 2));
+    let (a, b) = (random_net(16, 1), random_net(8, 2));
     let bytes = save_bundle(&[("contact.", &a), ("screen.", &b)]).expect("saved");
     assert!(bundle_has(&bytes, "contact.") && bundle_has(&bytes, "screen."));
     assert!(!bundle_has(&bytes, "race.") && !bundle_has(b"not safetensors", "screen."));
@@ -18,7 +19,7 @@ use crate::testutil::random_positions;
 
 #[test]
 fn safetensors_round_trip_and_validation() {
-    let mut net = Net::random(16, 3);
+    let mut net = random_net(16, 3);
     net.metadata.insert("kind".into(), "contact".into());
     let bytes = net.to_safetensors().unwrap();
     let back = Net::from_safetensors(&bytes, Role::Contact).unwrap();
@@ -30,7 +31,7 @@ fn safetensors_round_trip_and_validation() {
     );
     assert!(Net::from_safetensors(&bytes[..bytes.len() - 4], Role::Contact).is_err());
     assert!(Net::from_safetensors(b"not a net", Role::Race).is_err());
-    let other = Net::random(8, 4);
+    let other = random_net(8, 4);
     let bundle = save_bundle(&[("contact.", &net), ("race.", &other)]).unwrap();
     assert_eq!(load_bundle(&bundle, "race.").unwrap(), other);
     assert_eq!(load_bundle(&bundle, "contact.").unwrap().w2, net.w2);
@@ -88,7 +89,7 @@ fn without_second_block(net: &Net) -> Net {
 /// there, and so computes what it did.
 #[test]
 fn v3_files_load_with_zero_second_block_rows() {
-    let (contact, race) = (Net::random(16, 21), Net::random(16, 22));
+    let (contact, race) = (random_net(16, 21), random_net(16, 22));
     let old = older_bundle(
         &[("contact.", &contact), ("race.", &race)],
         V3_INPUTS,
@@ -111,7 +112,7 @@ fn v3_files_load_with_zero_second_block_rows() {
 /// there, and so computes what it did.
 #[test]
 fn v4_files_load_with_zero_third_block_rows() {
-    let (contact, race) = (Net::random(16, 31), Net::random(16, 32));
+    let (contact, race) = (random_net(16, 31), random_net(16, 32));
     let old = older_bundle(
         &[("contact.", &contact), ("race.", &race)],
         V4_INPUTS,
@@ -146,7 +147,7 @@ fn v4_files_load_with_zero_third_block_rows() {
 /// encoding.
 #[test]
 fn previous_encoding_race_nets_load_without_race_rows() {
-    let (contact, race) = (Net::random(16, 11), Net::random(16, 12));
+    let (contact, race) = (random_net(16, 11), random_net(16, 12));
     let bundle = save_bundle(&[("contact.", &contact), ("race.", &race)]).unwrap();
     assert_eq!(load_bundle(&bundle, "race.").unwrap(), race);
     let old = older_bundle(
@@ -183,7 +184,7 @@ fn previous_encoding_race_nets_load_without_race_rows() {
 /// gives the outputs the raw inputs alone give.
 #[test]
 fn legacy_files_load_with_zero_feature_rows() {
-    let net = Net::random(16, 8);
+    let net = random_net(16, 8);
     let h = net.hidden;
     let file = older_bundle(&[("", &net)], RAW_INPUTS, LEGACY_ENCODING);
     let old = Net::from_safetensors(&file, Role::Contact).unwrap();
@@ -268,7 +269,7 @@ fn reference_forward(net: &Net, pos: &Position) -> [f64; OUTPUTS] {
 /// 128-unit first layer under a random second layer of 24, the output weights
 /// scaled up so the second layer matters.
 fn deep_random() -> Net {
-    let mut net = Net::random(128, 41).deepen(24, 5);
+    let mut net = random_deep_net(128, 41, 24, 5);
     for w in &mut net.w2 {
         *w *= 4.0;
     }
@@ -280,8 +281,8 @@ fn deep_random() -> Net {
 fn nets_of_every_shape() -> [Net; 4] {
     [
         default_contact(),
-        Net::random(128, 9),
-        Net::random(24, 9),
+        random_net(128, 9),
+        random_net(24, 9),
         deep_random(),
     ]
 }
@@ -304,10 +305,7 @@ fn forward_matches_the_f64_reference() {
 
 #[test]
 fn simd_levels_agree_bit_for_bit() {
-    for net in nets_of_every_shape()
-        .into_iter()
-        .chain([Net::random(72, 6)])
-    {
+    for net in nets_of_every_shape().into_iter().chain([random_net(72, 6)]) {
         let (mut a, mut b) = (net.scratch(), net.scratch());
         for pos in random_positions(5000, 4) {
             let x = net.forward_with_level(SimdLevel::baseline(), &pos, &mut a);
@@ -402,7 +400,7 @@ fn input_gradient_matches_finite_differences() {
 fn deep_nets_round_trip() {
     let net = deep_random();
     assert_eq!(net.mid(), 24);
-    let bundle = save_bundle(&[("contact.", &net), ("race.", &Net::random(8, 1))]).unwrap();
+    let bundle = save_bundle(&[("contact.", &net), ("race.", &random_net(8, 1))]).unwrap();
     let back = load_bundle(&bundle, "contact.").unwrap();
     assert_eq!(back, net);
     assert_eq!(back.hash(), net.hash());
@@ -413,46 +411,4 @@ fn deep_nets_round_trip() {
     let bytes = odd.to_safetensors().unwrap();
     let e = Net::from_safetensors(&bytes, Role::Contact).unwrap_err();
     assert!(e.0.contains("second hidden layer"), "{e}");
-}
-
-#[test]
-fn widening_keeps_the_outputs() {
-    for net in nets_of_every_shape() {
-        widening_keeps(&net);
-    }
-}
-
-fn widening_keeps(net: &Net) {
-    let wide = net.widen(net.hidden() + 64, 3);
-    assert_eq!(wide.hidden(), net.hidden() + 64);
-    let (mut a, mut b) = (net.scratch(), wide.scratch());
-    for pos in random_positions(500, 6) {
-        let x = net.forward(&pos, &mut a);
-        let y = wide.forward(&pos, &mut b);
-        for k in 0..OUTPUTS {
-            assert!((x[k] - y[k]).abs() < 1e-5, "{x:?} {y:?}");
-        }
-    }
-}
-
-#[test]
-fn training_moves_outputs_towards_the_target() {
-    for net in [Net::random(16, 1), Net::random(16, 1).deepen(8, 2)] {
-        training_moves(net);
-    }
-}
-
-fn training_moves(mut net: Net) {
-    let mut s = net.scratch();
-    let target = [1.0, 0.5, 0.0, 0.0, 0.0];
-    let before = net.forward(&Position::STARTING, &mut s);
-    for _ in 0..200 {
-        let out = net.forward(&Position::STARTING, &mut s);
-        net.train_step(&s, &out, &target, 0.1);
-    }
-    let after = net.forward(&Position::STARTING, &mut s);
-    for k in 0..OUTPUTS {
-        assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs() + 1e-6);
-    }
-    assert!((after[0] - 1.0).abs() < 0.05);
 }

@@ -87,8 +87,8 @@ fn batch_matches_one_by_one_with_default_nets() {
 #[test]
 fn batch_matches_one_by_one_with_random_nets_and_bearoff_tables() {
     let eval = NeuralEvaluator {
-        contact: Net::random(32, 11),
-        race: Net::random(16, 12),
+        contact: crate::testutil::random_net(32, 11),
+        race: crate::testutil::random_net(16, 12),
         endgame: Some(crate::eval::bearoff::BearoffDb::global()),
         screen: None,
         crashed: None,

@@ -11,6 +11,7 @@ use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::{Class, NeuralEvaluator};
 use bgfarm_engine::ParseError;
 use bgfarm_lab::train::dataset::{parse_samples, parse_targets, Sample};
+use bgfarm_lab::train::net::grow::{deepen, widen};
 use bgfarm_lab::train::siblings::parse_groups;
 use bgfarm_lab::train::supervised::{self as sup, FitConfig, Optimizer};
 use std::path::PathBuf;
@@ -164,7 +165,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
                     net.hidden()
                 )));
             }
-            *net = net.widen(h, seed);
+            *net = widen(net, h, seed);
         }
     }
     if let Some(m) = a.deepen {
@@ -178,7 +179,7 @@ pub fn fit(a: FitArgs) -> Result<(), CliError> {
                     net.mid()
                 )));
             }
-            *net = net.deepen(m as usize, seed ^ 0xdee9);
+            *net = deepen(net, m as usize, seed ^ 0xdee9);
         }
     }
     let mut samples = read_all(&a.data, parse_samples)?;

@@ -3,7 +3,7 @@
 //! Plays rollout trials from the opening (0-ply play, ranked luck estimate, exact
 //! bear-off truncation: the settings of `bgfarm rollout`) and writes, for every
 //! state a trial rolled from, the trial's luck-adjusted result from there on
-//! (`bgfarm_engine::rollout::outcome_targets`): an unbiased, low-noise estimate of
+//! (`bgfarm_lab::train::outcomes::outcome_targets`): an unbiased, low-noise estimate of
 //! the state's value under the trials' own play. Fitting the nets to these targets
 //! (`bgfarm-lab train fit --targets`) makes their values agree with how the rollouts
 //! actually play out, which is what the luck estimate needs: the variance a
@@ -25,11 +25,10 @@ use super::files::{create, io_err};
 use super::threads::pool;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
-use bgfarm_engine::rollout::{
-    outcome_targets, run_trial_visiting, CubeStart, TrialScratch, TrialSettings,
-};
+use bgfarm_engine::rollout::{CubeStart, TrialScratch, TrialSettings};
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, Sample};
+use bgfarm_lab::train::outcomes::{outcome_targets, run_trial_visiting};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,7 +73,6 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
                 .map_init(
                     || (TrialScratch::new(&eval), Vec::new()),
                     |(s, visited), t| {
-                        visited.clear();
                         let o = run_trial_visiting(
                             &eval,
                             None,
@@ -86,7 +84,7 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
                             None,
                             false,
                             s,
-                            Some(visited),
+                            visited,
                         );
                         outcome_targets(&o, visited)
                     },

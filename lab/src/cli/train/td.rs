@@ -5,8 +5,8 @@
 use super::files::{save, write_atomic};
 use crate::cli::CliError;
 use bgfarm_engine::eval::net::format::save_bundle;
-use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_lab::train::net::init::random_net;
 use bgfarm_lab::train::td::{train, TdConfig};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -60,8 +60,8 @@ pub fn run(a: TdArgs) -> Result<(), CliError> {
             (e.contact, e.race)
         }
         None => (
-            Net::random(a.hidden, a.seed),
-            Net::random(a.hidden, a.seed ^ 0x5eed),
+            random_net(a.hidden, a.seed),
+            random_net(a.hidden, a.seed ^ 0x5eed),
         ),
     };
     let endgame = crate::cli::nets::tables_endgame();

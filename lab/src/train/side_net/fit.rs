@@ -1,5 +1,6 @@
 //! Fitting the one-sided race net ([`SideNet`]) to exact one-sided distributions:
-//! cross-entropy of each head's softmax against the searched distribution, Adam,
+//! cross-entropy of each head's softmax against the searched distribution, the
+//! shared [`Adam`] (per-moment bias correction, idle weights skipped),
 //! mini-batches split over threads.
 //!
 //! Why cross-entropy on the whole distribution rather than a loss on the expected
@@ -8,6 +9,7 @@
 //! matters, and the softmax keeps every prediction a distribution.
 
 use super::SideSample;
+use crate::train::adam::{Adam, Correction};
 use bgfarm_engine::eval::race::side::{expected_rolls, Side, RACE_ROLLS};
 use bgfarm_engine::eval::race::side_net::{side_inputs, Head, Hidden, SideNet, SIDE_INPUTS};
 use bgfarm_engine::eval::race::side_race::pips_to_come_home;
@@ -65,7 +67,7 @@ fn pips(side: &Side) -> u32 {
         .sum()
 }
 
-/// A net of zeros shaped like `net`: gradients and Adam moments.
+/// A net of zeros shaped like `net`: a gradient.
 fn zeros_like(net: &SideNet) -> SideNet {
     SideNet {
         hidden: net.hidden,
@@ -217,10 +219,8 @@ pub fn fit(
     opts: &SideFitOptions,
     mut report: impl FnMut(SideFitReport),
 ) {
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut m = zeros_like(net);
-    let mut v = zeros_like(net);
-    let mut t = 0i32;
+    let mut adam =
+        Adam::new(params(net).iter().map(|p| p.len()), Correction::PerMoment).skipping_idle();
     // With `only_head`, the other head's samples give no gradient to what moves.
     let mut order: Vec<usize> = (0..train.len())
         .filter(|&i| opts.only_head.is_none_or(|h| train[i].head == h))
@@ -260,27 +260,16 @@ pub fn fit(
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .collect()
             });
-            t += 1;
+            adam.begin_step();
             let scale = 1.0 / chunk.len() as f32;
-            let c1 = 1.0 - b1.powi(t);
-            let c2 = 1.0 - b2.powi(t);
             let gs: Vec<Vec<&Vec<f32>>> = grads.iter().map(params).collect();
-            let ps = params_mut(net);
-            let ms = params_mut(&mut m);
-            let vs = params_mut(&mut v);
-            for (k, ((p, mp), vp)) in ps.into_iter().zip(ms).zip(vs).enumerate() {
+            for (k, p) in params_mut(net).into_iter().enumerate() {
                 if !moves[k] {
                     continue;
                 }
-                for i in 0..p.len() {
-                    let g: f32 = gs.iter().map(|g| g[k][i]).sum::<f32>() * scale;
-                    if g == 0.0 && mp[i] == 0.0 {
-                        continue;
-                    }
-                    mp[i] = b1 * mp[i] + (1.0 - b1) * g;
-                    vp[i] = b2 * vp[i] + (1.0 - b2) * g * g;
-                    p[i] -= opts.lr * (mp[i] / c1) / ((vp[i] / c2).sqrt() + eps);
-                }
+                // The threads' gradients summed in thread order, then scaled.
+                let g = (0..p.len()).map(|i| gs.iter().map(|g| g[k][i]).sum::<f32>() * scale);
+                adam.update(k, p, g, opts.lr);
             }
         }
         let mut r = evaluate(net, test);

@@ -2,8 +2,10 @@
 //! sibling groups fitted on their equity differences.
 
 use crate::train::dataset::Sample;
+use crate::train::net::adam::NetAdam;
+use crate::train::net::gradient::Gradient;
+use crate::train::net::sgd::sgd_step;
 use crate::train::siblings::{difference_targets, residuals};
-use bgfarm_engine::eval::net::adam::{Adam, Gradient};
 use bgfarm_engine::eval::net::inference::Scratch;
 use bgfarm_engine::eval::net::Net;
 use bgfarm_engine::eval::Probs;
@@ -164,7 +166,7 @@ pub fn fit(
     };
     report(&last);
     let mut rng = Rng::for_stream(cfg.seed, 0x05ee_df17);
-    let mut adam: Option<Adam> = None;
+    let mut adam: Option<NetAdam> = None;
     let mut shards: Vec<(Gradient, Scratch)> = match cfg.optimizer {
         Optimizer::Sgd => Vec::new(),
         Optimizer::Adam { .. } => (0..SHARDS)
@@ -185,13 +187,13 @@ pub fn fit(
                     let s = &samples[i as usize];
                     lr = rate(step);
                     let out = net.forward(&s.pos, &mut scratch);
-                    net.train_step(&scratch, &out, &s.probs, lr);
+                    sgd_step(net, &scratch, &out, &s.probs, lr);
                     step += 1;
                 }
             }
             Optimizer::Adam { batch } => {
                 let batch = batch.max(1);
-                let adam = adam.get_or_insert_with(|| Adam::new(net));
+                let adam = adam.get_or_insert_with(|| NetAdam::new(net));
                 let batches = train.len().div_ceil(batch).max(1);
                 for (b, chunk) in train.chunks(batch).enumerate() {
                     lr = rate(step);
@@ -322,6 +324,7 @@ fn minibatch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::net::init::random_net;
     use crate::train::supervised::positions::{selfplay_positions, Exploration};
     use crate::train::testutil::default_nets as default_eval;
     use bgfarm_engine::movegen::MoveGenerator;
@@ -360,7 +363,7 @@ mod tests {
             ..sgd
         };
         for cfg in [sgd, adam] {
-            let mut student = Net::random(16, 4);
+            let mut student = random_net(16, 4);
             let mut reports = Vec::new();
             let last = fit(&mut student, &samples, &[], &cfg, |r| reports.push(*r));
             assert_eq!(reports.len(), 6);
@@ -373,7 +376,7 @@ mod tests {
             );
             // Deterministic, on any number of threads.
             for threads in [1, 3] {
-                let mut again = Net::random(16, 4);
+                let mut again = random_net(16, 4);
                 fit(
                     &mut again,
                     &samples,
@@ -434,7 +437,7 @@ mod tests {
             sibling_weight: 0.0,
         };
         let run = |cfg: &FitConfig| {
-            let mut student = Net::random(16, 6);
+            let mut student = random_net(16, 6);
             let last = fit(&mut student, &samples, &groups, cfg, |_| {});
             (student, last)
         };

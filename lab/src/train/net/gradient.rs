@@ -1,20 +1,34 @@
-//! Minibatch gradients and the Adam optimizer for supervised fits.
+//! The cross-entropy's gradient for the evaluation nets, summed over a minibatch
+//! ([`Gradient`]), and the errors back-propagation starts from ([`output_errors`]),
+//! which the plain SGD step ([`super::sgd`]) uses too.
 //!
-//! Why: plain per-sample SGD ([`Net::train_step`]) fits the nets' own 1-ply labels
-//! poorly. On 1,015,305 contact positions the equity RMSE against the labels fell
-//! only from 0.0362 to 0.0339 in 20 epochs, and even 20,000 of them, seen 100 times,
-//! were fitted no better than 0.028: the optimizer, not the 128 hidden units, was
-//! the limit (a 256-unit net fitted no better either). Adam scales each weight's
-//! step by its own gradient history, which suits a net whose input rows are seen at
-//! very different rates (a checker on the bar is rare, a blot on the 6-point common).
-//!
-//! A [`Gradient`] sums the per-sample gradients of a minibatch (dense, laid out like
-//! the net); [`Adam::step`] turns it into one update. Sums are in a fixed order, so a
-//! fit is the same bit for bit on any number of threads.
+//! Sums are in a fixed order, so a fit is the same bit for bit on any number of
+//! threads.
 
-use super::encode::INPUTS;
-use super::inference::Scratch;
-use super::{Net, OUTPUTS};
+use bgfarm_engine::eval::net::encode::INPUTS;
+use bgfarm_engine::eval::net::inference::Scratch;
+use bgfarm_engine::eval::net::{Net, OUTPUTS};
+
+/// The errors back-propagation starts from, for outputs `out` against `target`
+/// with the activations in `scratch` (of the evaluation that gave `out`): the
+/// output errors (returned; with sigmoid outputs and cross-entropy simply
+/// `out - target`) and the hidden units' errors (written to `delta_h` and, with a
+/// second hidden layer, `delta_m`, which are overwritten), per unit of the loss.
+pub fn output_errors(
+    net: &Net,
+    scratch: &Scratch,
+    out: &[f32; OUTPUTS],
+    target: &[f32; OUTPUTS],
+    delta_h: &mut [f32],
+    delta_m: &mut [f32],
+) -> [f32; OUTPUTS] {
+    let mut delta_out = [0f32; OUTPUTS];
+    for k in 0..OUTPUTS {
+        delta_out[k] = out[k] - target[k];
+    }
+    net.hidden_errors(&scratch.hidden, &scratch.mid, &delta_out, delta_h, delta_m);
+    delta_out
+}
 
 /// A gradient of the cross-entropy, laid out like the [`Net`] it belongs to.
 #[derive(Clone, Debug)]
@@ -37,7 +51,7 @@ pub struct Gradient {
 impl Gradient {
     /// A zero gradient for nets shaped like `net`.
     pub fn new(net: &Net) -> Gradient {
-        let (hidden, mid) = (net.hidden, net.mid());
+        let (hidden, mid) = (net.hidden(), net.mid());
         let top = net.top();
         Gradient {
             hidden,
@@ -70,9 +84,20 @@ impl Gradient {
         self.samples
     }
 
+    /// The first-layer and second-layer widths of the nets this gradient is for.
+    pub fn widths(&self) -> (usize, usize) {
+        (self.hidden, self.mid)
+    }
+
+    /// The summed gradients as the net's six tensors, in the order of
+    /// [`bgfarm_engine::eval::net::params::Params`]: w1, b1, wm, bm, w2, b2.
+    pub fn tensors(&self) -> [&[f32]; 6] {
+        [&self.w1, &self.b1, &self.wm, &self.bm, &self.w2, &self.b2]
+    }
+
     /// Adds the gradient of one sample: `net`'s outputs `out` for the inputs in
     /// `scratch` (filled by [`Net::forward`] just before) against `target`, from the
-    /// errors [`Net::train_step`] starts from too.
+    /// errors [`output_errors`] gives (as the plain SGD step does).
     pub fn add_sample(
         &mut self,
         net: &Net,
@@ -81,8 +106,15 @@ impl Gradient {
         target: &[f32; OUTPUTS],
     ) {
         let h = self.hidden;
-        debug_assert_eq!((h, self.mid), (net.hidden, net.mid()));
-        let delta_out = net.errors(scratch, out, target, &mut self.delta_h, &mut self.delta_m);
+        debug_assert_eq!((h, self.mid), (net.hidden(), net.mid()));
+        let delta_out = output_errors(
+            net,
+            scratch,
+            out,
+            target,
+            &mut self.delta_h,
+            &mut self.delta_m,
+        );
         let top = scratch.top();
         for (row, &d) in self.w2.chunks_exact_mut(top.len()).zip(&delta_out) {
             for (g, a) in row.iter_mut().zip(top) {
@@ -137,85 +169,42 @@ impl Gradient {
     }
 }
 
-/// Adam's moment estimates for one net (Kingma and Ba, 2015, with their defaults
-/// beta1 0.9, beta2 0.999, epsilon 1e-8).
-#[derive(Clone, Debug)]
-pub struct Adam {
-    m: Gradient,
-    v: Gradient,
-    steps: i32,
-}
-
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
-
-impl Adam {
-    /// Fresh moments for nets shaped like `net`.
-    pub fn new(net: &Net) -> Adam {
-        Adam {
-            m: Gradient::new(net),
-            v: Gradient::new(net),
-            steps: 0,
-        }
-    }
-
-    /// One update of `net` by the mean of the summed gradient `g` (nothing if it
-    /// holds no sample), with step size `lr`.
-    pub fn step(&mut self, net: &mut Net, g: &Gradient, lr: f32) {
-        if g.samples == 0 {
-            return;
-        }
-        assert_eq!(
-            (net.hidden, net.mid()),
-            (g.hidden, g.mid),
-            "a gradient for another shape"
-        );
-        self.steps = self.steps.saturating_add(1);
-        let scale = 1.0 / g.samples as f32;
-        // Bias corrections folded into the step size.
-        let c1 = 1.0 - BETA1.powi(self.steps);
-        let c2 = 1.0 - BETA2.powi(self.steps);
-        let alpha = lr * c2.sqrt() / c1;
-        let update = |w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]| {
-            for (((w, m), v), &g) in w.iter_mut().zip(m).zip(v).zip(g) {
-                let g = g * scale;
-                *m = BETA1 * *m + (1.0 - BETA1) * g;
-                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-                *w -= alpha * *m / (v.sqrt() + EPSILON);
-            }
-        };
-        update(&mut net.w1, &mut self.m.w1, &mut self.v.w1, &g.w1);
-        update(&mut net.b1, &mut self.m.b1, &mut self.v.b1, &g.b1);
-        update(&mut net.wm, &mut self.m.wm, &mut self.v.wm, &g.wm);
-        update(&mut net.bm, &mut self.m.bm, &mut self.v.bm, &g.bm);
-        update(&mut net.w2, &mut self.m.w2, &mut self.v.w2, &g.w2);
-        update(&mut net.b2, &mut self.m.b2, &mut self.v.b2, &g.b2);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::testutil::random_positions;
+    use crate::train::net::grow::deepen;
+    use crate::train::net::init::random_net;
+    use crate::train::testutil::random_positions;
 
     /// The summed gradient is the cross-entropy's: a finite difference of the loss
     /// along one weight agrees with it.
     #[test]
     fn gradient_matches_finite_differences() {
-        gradient_matches(Net::random(16, 4));
+        gradient_matches(random_net(16, 4));
     }
 
     /// The same with a second hidden layer, its weights and biases checked too.
     #[test]
     fn deep_gradient_matches_finite_differences() {
-        let mut net = Net::random(16, 4).deepen(8, 3);
+        let mut net = deepen(&random_net(16, 4), 8, 3);
         // Output weights large enough that the second layer matters.
-        for w in &mut net.w2 {
+        for w in net.params_mut().w2.iter_mut() {
             *w *= 4.0;
         }
         gradient_matches(net);
+    }
+
+    /// Weight `i` of tensor `name` in `net`.
+    fn weight<'a>(net: &'a mut Net, name: &str, i: usize) -> &'a mut f32 {
+        let p = net.params_mut();
+        match name {
+            "w1" => &mut p.w1[i],
+            "w2" => &mut p.w2[i],
+            "b2" => &mut p.b2[i],
+            "wm" => &mut p.wm[i],
+            "bm" => &mut p.bm[i],
+            _ => &mut p.b1[i],
+        }
     }
 
     fn gradient_matches(net: Net) {
@@ -266,73 +255,13 @@ mod tests {
         for (name, i, analytic) in checks {
             let eps = 1e-2f32;
             let (mut up, mut down) = (net.clone(), net.clone());
-            let (wu, wd) = match name {
-                "w1" => (&mut up.w1[i], &mut down.w1[i]),
-                "w2" => (&mut up.w2[i], &mut down.w2[i]),
-                "b2" => (&mut up.b2[i], &mut down.b2[i]),
-                "wm" => (&mut up.wm[i], &mut down.wm[i]),
-                "bm" => (&mut up.bm[i], &mut down.bm[i]),
-                _ => (&mut up.b1[i], &mut down.b1[i]),
-            };
-            *wu += eps;
-            *wd -= eps;
+            *weight(&mut up, name, i) += eps;
+            *weight(&mut down, name, i) -= eps;
             let numeric = (loss(&up) - loss(&down)) / (2.0 * f64::from(eps));
             assert!(
                 (numeric - f64::from(analytic)).abs() < 2e-3 + 0.02 * numeric.abs(),
                 "{name}[{i}]: numeric {numeric} analytic {analytic}"
             );
         }
-    }
-
-    /// Adam fits a handful of positions to their targets far better than they
-    /// start, and two gradients summed equal one gradient of both halves.
-    #[test]
-    fn adam_fits_a_small_set_and_gradients_add() {
-        let mut net = Net::random(16, 9);
-        let positions: Vec<Position> = random_positions(32, 5);
-        let targets: Vec<[f32; OUTPUTS]> = (0..positions.len())
-            .map(|i| {
-                let w = (i % 7) as f32 / 7.0;
-                [w, w * 0.3, w * 0.05, (1.0 - w) * 0.3, (1.0 - w) * 0.02]
-            })
-            .collect();
-        let error = |net: &Net| -> f32 {
-            let mut s = net.scratch();
-            positions
-                .iter()
-                .zip(&targets)
-                .map(|(p, t)| (net.forward(p, &mut s)[0] - t[0]).powi(2))
-                .sum::<f32>()
-        };
-        let before = error(&net);
-        let mut adam = Adam::new(&net);
-        let (mut all, mut a, mut b) = (
-            Gradient::new(&net),
-            Gradient::new(&net),
-            Gradient::new(&net),
-        );
-        let mut s = net.scratch();
-        for _ in 0..1000 {
-            all.clear();
-            a.clear();
-            b.clear();
-            for (i, (p, t)) in positions.iter().zip(&targets).enumerate() {
-                let y = net.forward(p, &mut s);
-                all.add_sample(&net, &s, &y, t);
-                if i % 2 == 0 {
-                    a.add_sample(&net, &s, &y, t);
-                } else {
-                    b.add_sample(&net, &s, &y, t);
-                }
-            }
-            a.add(&b);
-            assert_eq!(a.samples(), all.samples());
-            for (x, y) in a.w1.iter().zip(&all.w1) {
-                assert!((x - y).abs() < 1e-5);
-            }
-            adam.step(&mut net, &all, 0.02);
-        }
-        let after = error(&net);
-        assert!(after < before * 0.25, "{before} -> {after}");
     }
 }
