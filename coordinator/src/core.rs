@@ -8,9 +8,8 @@ use crate::config::Config;
 use crate::durable::Durable;
 use crate::first_ply_known::Sent;
 use crate::job::Job;
-use crate::kind::Work;
+use crate::kind::decode;
 use crate::metrics::{self, Counters, Snapshot, TableLine, WorkerLine};
-use crate::outcome::Outcome;
 use crate::reuse::reuse;
 use crate::workers::Workers;
 use bgfarm_proto::v1;
@@ -69,26 +68,18 @@ pub(crate) fn record(job: &Job) -> JobRecord {
 
 /// `GetJob`'s answer for `job`: status, spec and aggregate so far.
 fn response(job: &Job, threads: u32) -> v1::GetJobResponse {
-    let a = job.aggregate();
-    v1::GetJobResponse {
+    let mut r = v1::GetJobResponse {
         status: Some(job.status(threads)),
         spec: Some(job.spec.clone()),
-        aggregate: a.rollout,
-        match_sim_aggregate: a.match_sim,
-        study_cells: a.study_cells,
-        labels: a.labels,
-    }
+        ..Default::default()
+    };
+    job.fold_into(&mut r);
+    r
 }
 
-/// Whether `job` is a rollout asked about position `position_id`.
+/// Whether `job` was asked about position `position_id` (a rollout's query).
 fn asked_about(job: &Job, position_id: &str) -> bool {
-    match &job.spec.kind {
-        Some(v1::job_spec::Kind::Rollout(r)) => r
-            .query
-            .as_ref()
-            .is_some_and(|q| q.position_id == position_id),
-        _ => false,
-    }
+    job.work.query_position() == Some(position_id)
 }
 
 /// Resumes stored job `rec`: batches with a stored result are done, every other
@@ -101,7 +92,7 @@ fn resume(store: &Store, rec: &JobRecord) -> Result<Option<Job>, StoreError> {
             return Ok(None);
         }
     };
-    let work = match Work::of(&spec) {
+    let work = match decode(&spec) {
         Ok(w) => w,
         Err(e) => {
             warn!(job = rec.id, "stored spec unusable, job skipped: {e}");
@@ -111,7 +102,7 @@ fn resume(store: &Store, rec: &JobRecord) -> Result<Option<Job>, StoreError> {
     let mut job = Job::new(rec.id, spec, work, rec.state);
     job.message = rec.message.clone();
     for (b, bytes) in store.results(rec.id)? {
-        match Outcome::decode(&job.work, &bytes) {
+        match job.work.decode_result(&bytes) {
             Ok(o) => {
                 if job.complete(b, o) {
                     job.counters.resumed += 1;
@@ -195,7 +186,7 @@ impl Core {
 
     /// Validates and stores a new job; its batches are pending at once.
     pub async fn submit(&self, spec: v1::JobSpec) -> Result<v1::JobStatus, Status> {
-        let work = Work::of(&spec).map_err(Status::invalid_argument)?;
+        let work = decode(&spec).map_err(|e| Status::invalid_argument(e.to_string()))?;
         let store = self.store.clone();
         let mut rec = JobRecord {
             id: 0,

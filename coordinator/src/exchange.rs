@@ -2,13 +2,11 @@
 
 use crate::batch::Lease;
 use crate::core::{record, store_err, Core, State};
-use crate::memo;
 use crate::outcome::Outcome;
 use crate::reuse::reuse;
-use crate::validate::check_batch;
 use crate::workers::WorkerInfo;
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
-use bgfarm_storage::{BlobKind, JobState, PutOutcome};
+use bgfarm_storage::{memo, BlobKind, JobState, PutOutcome};
 use prost::Message;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -30,7 +28,7 @@ struct Checked {
     bytes: Vec<u8>,
     outcome: Outcome,
     units: u64,
-    /// Where the memory of computed batches keeps it ([`crate::memo::key`]).
+    /// Where the memory of computed batches keeps it ([`memo::key`]).
     memo_key: Vec<u8>,
 }
 
@@ -108,7 +106,7 @@ impl Core {
                 b.batch_index, b.job_id
             ));
         }
-        let (bytes, outcome) = check_batch(&job.work, &batch.trials, &batch.active, r)?;
+        let (bytes, outcome) = job.work.check_result(&batch.trials, &batch.active, r)?;
         Ok(Checked {
             batch: b,
             bytes,
@@ -458,13 +456,11 @@ impl Core {
             .jobs
             .get(&req.job_id)
             .ok_or_else(|| Status::not_found(format!("no job {}", req.job_id)))?;
-        match &job.spec.kind {
-            Some(v1::job_spec::Kind::Label(l)) if !l.nets.is_empty() => {
-                Ok(v1::GetJobNetsResponse {
-                    nets: l.nets.clone(),
-                })
-            }
-            _ => Err(Status::failed_precondition(format!(
+        match job.work.nets(&job.spec) {
+            Some(nets) => Ok(v1::GetJobNetsResponse {
+                nets: nets.to_vec(),
+            }),
+            None => Err(Status::failed_precondition(format!(
                 "job {} carries no nets",
                 req.job_id
             ))),

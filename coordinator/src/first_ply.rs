@@ -17,12 +17,10 @@
 
 use crate::core::{Core, State};
 use crate::first_ply_known::Sent;
-use crate::first_ply_stored::stored_tables;
 use crate::job::Job;
-use crate::kind::Work;
 use crate::metrics::Counters;
 use bgfarm_engine::rollout::first_ply::EntryBytes;
-use bgfarm_engine::rollout::{FirstPlyKey, RollTable};
+use bgfarm_engine::rollout::{stored_tables, FirstPlyKey, RollTable};
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobKind, BlobPut};
 use std::sync::Arc;
@@ -36,16 +34,19 @@ impl Core {
     /// How many batches of `job` may be leased now (`usize::MAX`: no limit), and
     /// the stored tables to send with them.
     pub(crate) fn first_ply_gate(&self, job: &mut Job) -> (usize, Arc<Vec<EntryBytes>>) {
-        let Work::Rollout { plan, fingerprint } = &job.work else {
+        let Some(rollout) = job.work.first_ply_job() else {
             return (usize::MAX, Arc::default());
         };
         if let Some(all) = &job.first_ply.complete {
             return (usize::MAX, all.clone());
         }
-        let s = stored_tables(&self.store.blobs(BlobKind::FirstPly), plan, fingerprint);
+        let blobs = self.store.blobs(BlobKind::FirstPly);
+        let fingerprint = job.work.fingerprint();
+        let s = stored_tables(rollout, |k| blobs.get(fingerprint, k).ok().flatten());
+        let entries = Arc::new(s.entries);
         if s.complete {
-            job.first_ply.complete = Some(s.entries.clone());
-            return (usize::MAX, s.entries);
+            job.first_ply.complete = Some(entries.clone());
+            return (usize::MAX, entries);
         }
         let in_flight = job.batches.iter().any(|b| b.lease.is_some());
         let limit = match (s.deep, in_flight) {
@@ -53,7 +54,7 @@ impl Core {
             (true, true) => 0,
             (true, false) => 1,
         };
-        (limit, s.entries)
+        (limit, entries)
     }
 
     /// The tables of `entries` that `worker` has not been sent for `job` (marked
@@ -94,9 +95,10 @@ impl Core {
         let Some(j) = st.jobs.get_mut(&job) else {
             return;
         };
-        let Work::Rollout { fingerprint, .. } = &j.work else {
+        if j.work.first_ply_job().is_none() {
             return;
-        };
+        }
+        let fingerprint = j.work.fingerprint();
         if entries.len() > MAX_ENTRIES {
             warn!(worker = %worker, job, n = entries.len(), "too many first-move tables, none kept");
             return;

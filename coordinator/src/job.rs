@@ -2,12 +2,12 @@
 
 use crate::batch::Batch;
 use crate::first_ply_known::JobTables;
-use crate::kind::Work;
-use crate::memo;
-use crate::outcome::{fold, Aggregate, Outcome};
+use crate::kind::{identity, Work};
+use crate::outcome::Outcome;
 use crate::rate::Rate;
 use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
+use bgfarm_storage::memo::Identity;
 use bgfarm_storage::JobState;
 use std::collections::VecDeque;
 use std::time::{Instant, SystemTime};
@@ -25,7 +25,7 @@ pub struct JobCounters {
     pub results_received: u64,
     /// Results for a batch that already had an accepted result.
     pub results_duplicate: u64,
-    /// Batches accepted from the memory of computed batches ([`crate::memo`]).
+    /// Batches accepted from the memory of computed batches ([`crate::reuse`]).
     pub reused: u64,
     /// First-move tables workers handed in, and stored ones sent with leases.
     pub first_ply_computed: u64,
@@ -48,8 +48,8 @@ pub struct Job {
     /// [`crate::reuse`] accepts the ones found there and queues the others in
     /// `pending`, so a remembered batch is never leased.
     pub unchecked: Vec<u64>,
-    /// The memo identity of the job's computation ([`crate::memo::identity`]).
-    pub identity: [u8; 32],
+    /// The memo identity of the job's computation ([`crate::kind::identity`]).
+    pub identity: Identity,
     /// Batches with an accepted result, and their units (trials or pairs).
     pub done: u64,
     pub units_done: u64,
@@ -82,10 +82,7 @@ impl Job {
     /// A job with every batch pending.
     pub fn new(id: u64, spec: v1::JobSpec, work: Work, state: JobState) -> Job {
         let batches: Vec<Batch> = work.batch_ranges().into_iter().map(Batch::new).collect();
-        let waves = match &work {
-            Work::Rollout { plan, .. } => plan.stop.any().then(|| Waves::new(plan)),
-            Work::MatchSim { .. } | Work::Study { .. } | Work::Label { .. } => None,
-        };
+        let waves = work.waves();
         let released = waves
             .as_ref()
             .map_or(batches.len() as u64, |w| w.wave().end);
@@ -95,7 +92,7 @@ impl Job {
             (0..released).collect()
         };
         let (progress, _) = watch::channel(v1::JobStatus::default());
-        let identity = memo::identity(&spec);
+        let identity = identity(&*work, &spec);
         let mut job = Job {
             id,
             identity,
@@ -159,10 +156,9 @@ impl Job {
         if !wave.iter().all(|b| b.result.is_some()) {
             return;
         }
-        let results = wave.iter().filter_map(|b| match &b.result {
-            Some(Outcome::Rollout(s)) => Some(s),
-            _ => None,
-        });
+        let results = wave
+            .iter()
+            .filter_map(|b| b.result.as_ref().and_then(Outcome::as_rollout));
         match waves.finish_wave(results) {
             Some(next) => {
                 let active = if waves.active().iter().all(|&a| a) {
@@ -230,14 +226,12 @@ impl Job {
         self.progress.send_replace(s);
     }
 
-    /// The accepted batches folded in batch order, in the fields of a
-    /// `GetJobResponse`.
-    pub fn aggregate(&self) -> Aggregate {
-        fold(
-            &self.work,
-            self.batches
-                .iter()
-                .filter_map(|b| Some((&b.trials, b.result.as_ref()?))),
-        )
+    /// Folds the accepted batches in batch order into the kind's fields of `out`.
+    pub fn fold_into(&self, out: &mut v1::GetJobResponse) {
+        let mut done = self
+            .batches
+            .iter()
+            .filter_map(|b| Some((&b.trials, b.result.as_ref()?)));
+        self.work.fold(&mut done, out);
     }
 }

@@ -1,7 +1,7 @@
 //! bgfarm-coordinator: gRPC services, job splitting, leases and aggregation.
 //!
-//! A job (a rollout or a match simulation) is split into batches of work units
-//! ([`split_batches`]); workers pull leases with deadlines, a reaper re-queues
+//! A job (a rollout, a match simulation, a study or labels; each kind behind one
+//! seam, `kind::JobKind`) is split into batches of work units; workers pull leases with deadlines, a reaper re-queues
 //! expired ones, results are validated, stored durably (one group-committed fsync
 //! for many results) and acknowledged idempotently by (job, batch), and the
 //! aggregate folds accepted batches in batch order, so the result equals the
@@ -17,11 +17,10 @@ mod durable;
 mod exchange;
 mod first_ply;
 mod first_ply_known;
-pub mod first_ply_stored;
+mod html;
 pub mod http;
 mod job;
 mod kind;
-pub mod memo;
 pub mod metrics;
 mod outcome;
 mod page;
@@ -31,8 +30,6 @@ mod reply;
 mod reuse;
 #[cfg(test)]
 mod testutil;
-mod validate;
-mod validate_sim;
 mod view;
 mod worker_api;
 mod workers;
@@ -40,26 +37,16 @@ mod workers;
 pub use auth::BearerAuth;
 pub use config::{Config, TlsIdentity};
 pub use core::Core;
+pub use kind::{memo_identity, unit_of, SpecError};
 
-use bgfarm_engine::rollout::plan::batch_range;
 use bgfarm_proto::v1::client_service_server::ClientServiceServer;
 use bgfarm_proto::v1::worker_service_server::WorkerServiceServer;
 use bgfarm_proto::MAX_MESSAGE_BYTES;
 use bgfarm_storage::Store;
 use std::future::Future;
-use std::ops::Range;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::service::interceptor::InterceptedService;
-
-/// Splits `trials` trial indices into contiguous batches of `batch` trials (the last
-/// one possibly shorter). Batches are the unit of leasing and of the deterministic
-/// fold: results are merged in batch-index order.
-pub fn split_batches(trials: u64, batch: u64) -> Vec<Range<u64>> {
-    (0..trials.div_ceil(batch.max(1)))
-        .map(|k| batch_range(trials, batch, k))
-        .collect()
-}
 
 /// Serves both gRPC services on `listener` until `shutdown` resolves, with the
 /// reaper running alongside, and `/metrics` + `/healthz` on `metrics` when given.
@@ -113,16 +100,4 @@ pub async fn serve_core(
     }
     result?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn batches_cover_every_trial_once() {
-        let b = split_batches(2600, 1296);
-        assert_eq!(b, vec![0..1296, 1296..2592, 2592..2600]);
-        assert!(split_batches(0, 36).is_empty());
-    }
 }

@@ -1,12 +1,40 @@
 //! Accepting remembered batches: each batch a job releases (all of them at
 //! submission, or a wave at a time under stop rules) is first looked up in the
-//! memory of computed batches ([`crate::memo`]); one found there is stored as the
-//! job's result and accepted as if a worker had returned it, never leased.
+//! memory of computed batches; one found there is stored as the job's result and
+//! accepted as if a worker had returned it, never leased.
+//!
+//! A batch's result is a pure function of (job identity, unit range, active
+//! candidates) (DESIGN.md, "The determinism contract"). The identity is a SHA-256
+//! of the job's spec with what does not change a batch's result cleared, which
+//! each kind says (`JobKind::canonical`: a rollout's trials, batch size, stop
+//! rules and query label; a match simulation's pairs and batch size; a label
+//! job's batch size; nothing of a study, whose batch ranges are global over its
+//! cells). The engine fingerprint stays in it and is also the blobs' scope.
+//! Results are exact sums or chunk totals folded in order, so a result reused for
+//! the same range folds into the same bits as a recomputed one. The keys and the
+//! writes are the store's (`bgfarm_storage::memo`), shared with the CLI's
+//! embedded runs on a local store; the payload is the wire message the
+//! coordinator stores as a job's result, decoded by the job's kind.
 
 use crate::job::Job;
-use crate::memo;
-use bgfarm_storage::{BlobKind, PutOutcome, Store};
+use crate::outcome::Outcome;
+use bgfarm_storage::{memo, BlobKind, Blobs, PutOutcome, Store, StoreError};
 use tracing::warn;
+
+/// The remembered result of `job`'s batch with memo key `key`, decoded; `None`
+/// when absent, corrupt (deleted by [`Blobs::get`]) or unreadable.
+fn lookup(blobs: &Blobs, job: &Job, key: &[u8]) -> Result<Option<(Vec<u8>, Outcome)>, StoreError> {
+    let Some(bytes) = blobs.get(job.work.fingerprint(), key)? else {
+        return Ok(None);
+    };
+    match job.work.decode_result(&bytes) {
+        Ok(o) => Ok(Some((bytes, o))),
+        Err(e) => {
+            warn!("memo entry unreadable, batch recomputed: {e}");
+            Ok(None)
+        }
+    }
+}
 
 /// Looks up `job`'s unchecked batches: a remembered one is stored as the job's
 /// result (flushed with the next store flush; lost before it, the batch is simply
@@ -25,7 +53,7 @@ pub fn reuse(store: &Store, job: &mut Job) -> u64 {
                 continue;
             }
             let key = memo::key(&job.identity, &batch.trials, &batch.active);
-            let found = memo::lookup(&blobs, &job.work, &key).and_then(|hit| match hit {
+            let found = lookup(&blobs, job, &key).and_then(|hit| match hit {
                 Some((bytes, outcome)) => Ok(match store.put_result(job.id, b, &bytes)? {
                     PutOutcome::Inserted | PutOutcome::Same => Some(outcome),
                     PutOutcome::Different(_) => None,

@@ -1,15 +1,12 @@
 //! What the web page shows, copied out of the coordinator's state under its lock
 //! (so the HTML is rendered without holding it): every job's progress and rate,
-//! every worker's threads and throughput, and one job's result.
+//! every worker's threads and throughput, and one job's result (its folded
+//! batches, rendered by its kind after the lock is released).
 
 use crate::core::Core;
 use crate::job::Job;
 use crate::kind::Work;
-use bgfarm_engine::matchsim::{SimStats, StudyCell};
-use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
-use bgfarm_proto::convert::stats_from_wire;
-use bgfarm_proto::label::labels_from_wire;
-use bgfarm_proto::matchsim::totals_from_wire;
+use bgfarm_proto::v1;
 use bgfarm_storage::JobState;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -17,10 +14,10 @@ use std::time::{Duration, Instant, SystemTime};
 #[derive(Clone, Debug)]
 pub struct JobView {
     pub id: u64,
-    /// "rollout", "match-sim", "study NAME" or "label METHOD" (see `Work::label`).
+    /// "rollout", "match-sim", "study NAME" or "label METHOD" (`JobKind::label`).
     pub kind: String,
-    /// What its units are: "trials" (per candidate), "pairs" (of matches) or
-    /// "positions" (labels).
+    /// What its units are (`JobKind::unit`): "trials" (per candidate), "pairs" (of
+    /// matches) or "positions" (labels).
     pub unit: &'static str,
     pub state: JobState,
     pub message: String,
@@ -65,38 +62,13 @@ pub struct Overview {
     pub workers: Vec<WorkerView>,
 }
 
-/// What a finished job computed, by kind. A new kind of job adds its variant here
-/// and its rendering in `page::result::render_result`.
+/// What a finished job computed, rendered by its kind (`JobKind::render`).
 pub enum JobResult {
     /// The job is not done (yet): nothing to show.
     Pending,
-    Rollout {
-        job: RolloutJob,
-        total: RolloutStats,
-    },
-    MatchSim {
-        /// A and B's cube strategies, as written on the command line.
-        a: String,
-        b: String,
-        length: u32,
-        luck: bool,
-        seed: u64,
-        stats: SimStats,
-    },
-    Study {
-        name: String,
-        cells: Vec<StudyCell>,
-        /// Each cell's totals, in cell order.
-        totals: Vec<SimStats>,
-    },
-    /// Labels of positions: how they were labelled and the mean label.
-    Label {
-        method: String,
-        positions: u64,
-        /// The mean of each output over the positions.
-        mean: [f64; 5],
-    },
-    /// The stored aggregate could not be decoded (a bug, reported as such).
+    /// The HTML of the result.
+    Shown(String),
+    /// The folded result could not be read (a bug, reported as such).
     Unreadable(String),
 }
 
@@ -110,11 +82,7 @@ fn job_view(job: &Job, now: Instant) -> JobView {
     JobView {
         id: job.id,
         kind: job.work.label(),
-        unit: match job.work {
-            Work::Rollout { .. } => "trials",
-            Work::MatchSim { .. } | Work::Study { .. } => "pairs",
-            Work::Label { .. } => "positions",
-        },
+        unit: job.work.unit(),
         state: job.state,
         message: job.message.clone(),
         units_done: job.units_done,
@@ -124,48 +92,15 @@ fn job_view(job: &Job, now: Instant) -> JobView {
     }
 }
 
-/// The result of `job` when it is done.
-fn job_result(job: &Job) -> JobResult {
+/// What the page needs of `job`'s result, copied under the lock: its kind and its
+/// folded batches when it is done.
+fn finished(job: &Job) -> Option<(Work, v1::GetJobResponse)> {
     if job.state != JobState::Done {
-        return JobResult::Pending;
+        return None;
     }
-    let agg = job.aggregate();
-    match (&job.work, agg.rollout, agg.match_sim) {
-        (Work::Study { plan, .. }, _, _) if agg.study_cells.len() == plan.cells.len() => {
-            JobResult::Study {
-                name: plan.name.clone(),
-                cells: plan.cells.clone(),
-                totals: agg.study_cells.iter().map(totals_from_wire).collect(),
-            }
-        }
-        (Work::Rollout { plan, .. }, Some(agg), _) => match stats_from_wire(&agg) {
-            Ok(total) => JobResult::Rollout {
-                job: plan.job.clone(),
-                total,
-            },
-            Err(e) => JobResult::Unreadable(e.0),
-        },
-        (Work::MatchSim { plan, .. }, _, Some(agg)) => JobResult::MatchSim {
-            a: plan.a.to_string(),
-            b: plan.b.to_string(),
-            length: plan.length,
-            luck: plan.luck,
-            seed: plan.seed,
-            stats: totals_from_wire(&agg),
-        },
-        (Work::Label { plan, .. }, _, _) => match agg.labels.as_ref().map(labels_from_wire) {
-            Some(Ok(labels)) if labels.len() == plan.positions.len() => JobResult::Label {
-                method: plan.method.describe(),
-                positions: labels.len() as u64,
-                mean: std::array::from_fn(|k| {
-                    labels.iter().map(|l| f64::from(l[k])).sum::<f64>() / labels.len() as f64
-                }),
-            },
-            Some(Err(e)) => JobResult::Unreadable(e.0),
-            _ => JobResult::Unreadable("labels missing from a finished label job".into()),
-        },
-        _ => JobResult::Unreadable("no aggregate of the job's kind".into()),
-    }
+    let mut folded = v1::GetJobResponse::default();
+    job.fold_into(&mut folded);
+    Some((job.work.clone(), folded))
 }
 
 impl Core {
@@ -193,11 +128,19 @@ impl Core {
     /// Job `id` with its result when it is done; `None` when there is no such job.
     pub fn detail(&self, id: u64) -> Option<JobDetail> {
         let now = Instant::now();
-        let st = self.lock();
-        let job = st.jobs.get(&id)?;
-        Some(JobDetail {
-            view: job_view(job, now),
-            result: job_result(job),
-        })
+        let (view, finished) = {
+            let st = self.lock();
+            let job = st.jobs.get(&id)?;
+            (job_view(job, now), finished(job))
+        };
+        // Rendered without the lock.
+        let result = match finished {
+            None => JobResult::Pending,
+            Some((work, folded)) => match work.render(&folded) {
+                Ok(html) => JobResult::Shown(html),
+                Err(e) => JobResult::Unreadable(e),
+            },
+        };
+        Some(JobDetail { view, result })
     }
 }

@@ -2,48 +2,25 @@
 //! plan ([`label_plan_to_wire`], [`label_plan_from_wire`]), the slice of it a
 //! lease carries ([`lease_spec`], [`lease_positions`]), the labels of a batch
 //! ([`labels_to_wire`], [`labels_from_wire`]) and the nets a job may carry
-//! ([`nets_digest`], [`check_nets`]).
+//! ([`nets_digest`]). The limits are the engine's
+//! ([`bgfarm_engine::label::plan`]).
 
 use crate::convert::Invalid;
 use crate::v1;
-use bgfarm_engine::eval::net::format::load_evaluator_nets;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::ids::position_id;
-use bgfarm_engine::label::{LabelMethod, LabelPlan};
+use bgfarm_engine::label::{
+    check_nets, LabelMethod, LabelPlan, LabelPlanError, MAX_LABEL_POSITIONS,
+};
 use bgfarm_engine::search::Pruning;
 use bgfarm_engine::Position;
 use sha2::{Digest, Sha256};
 use std::ops::Range;
 
-/// Most positions in one label job: its spec (16 bytes a position, plus its nets)
-/// and its labels (20 bytes a position) stay inside the 4 MiB of a message
-/// ([`crate::MAX_MESSAGE_BYTES`]) when `GetJob` returns both: 0.8 + 1.5 + 1.0
-/// MB. Longer lists are several jobs (`bgfarm-lab train label --coordinator` cuts
-/// them).
-pub const MAX_LABEL_POSITIONS: usize = 50_000;
-
-/// Largest nets bundle a label job carries: the built-in nets are 0.7 MB (a
-/// two-layer contact net, its one-layer screen, the race and crashed nets).
-pub const MAX_LABEL_NETS_BYTES: usize = 3 << 19;
-
 /// The SHA-256 of a nets bundle: what a lease carries in its place, and what a
 /// worker checks the fetched bundle against.
 pub fn nets_digest(nets: &[u8]) -> Vec<u8> {
     Sha256::digest(nets).to_vec()
-}
-
-/// Checks a nets bundle a label job carries: its size, and that it holds the
-/// nets an evaluator needs, readable.
-pub fn check_nets(nets: &[u8]) -> Result<(), Invalid> {
-    if nets.len() > MAX_LABEL_NETS_BYTES {
-        return Err(Invalid(format!(
-            "label nets of {} bytes: at most {MAX_LABEL_NETS_BYTES}",
-            nets.len()
-        )));
-    }
-    load_evaluator_nets(nets)
-        .map(|_| ())
-        .map_err(|e| Invalid(format!("label nets: {e}")))
 }
 
 /// The wire spec of `plan` (checked by the caller), labelled with the nets of
@@ -91,7 +68,7 @@ fn method_from_wire(spec: &v1::LabelSpec) -> Result<LabelMethod, Invalid> {
             },
         }
     };
-    method.check().map_err(Invalid)?;
+    method.validate().map_err(invalid)?;
     Ok(method)
 }
 
@@ -117,14 +94,19 @@ fn positions(ids: &[String], offset: u64) -> Result<Vec<Position>, Invalid> {
         .collect()
 }
 
-/// The plan of a submitted spec: 1 to [`MAX_LABEL_POSITIONS`] valid positions of
-/// unfinished games, offset 0, a valid method and batch size.
+/// A label plan's error as a wire error (its message).
+fn invalid(e: LabelPlanError) -> Invalid {
+    Invalid(e.to_string())
+}
+
+/// The plan of a submitted spec: valid positions of unfinished games within the
+/// engine's limits ([`LabelPlan::validate`]), offset 0, a valid method and batch
+/// size, and nets that load.
 pub fn label_plan_from_wire(spec: &v1::LabelSpec) -> Result<LabelPlan, Invalid> {
-    if spec.position_ids.len() > MAX_LABEL_POSITIONS {
-        return Err(Invalid(format!(
-            "a label job holds at most {MAX_LABEL_POSITIONS} positions, this one {}: submit several",
-            spec.position_ids.len()
-        )));
+    // Before decoding: an oversized job costs no decoding.
+    let n = spec.position_ids.len();
+    if n > MAX_LABEL_POSITIONS {
+        return Err(invalid(LabelPlanError::TooManyPositions(n)));
     }
     if spec.offset != 0 || !spec.nets_sha256.is_empty() {
         return Err(Invalid(
@@ -133,14 +115,14 @@ pub fn label_plan_from_wire(spec: &v1::LabelSpec) -> Result<LabelPlan, Invalid> 
         ));
     }
     if !spec.nets.is_empty() {
-        check_nets(&spec.nets)?;
+        check_nets(&spec.nets).map_err(invalid)?;
     }
     let plan = LabelPlan {
         positions: positions(&spec.position_ids, 0)?,
         method: method_from_wire(spec)?,
         batch: spec.batch_size,
     };
-    plan.check().map_err(Invalid)?;
+    plan.validate().map_err(invalid)?;
     Ok(plan)
 }
 
@@ -297,8 +279,6 @@ mod tests {
         assert!(label_plan_from_wire(&lease).is_err_and(|e| e.0.contains("digest")));
         let bad = label_spec(label_plan_to_wire(&plan(), b"not nets", "fp"));
         assert!(label_plan_from_wire(&bad).is_err_and(|e| e.0.contains("label nets")));
-        let big = vec![0u8; MAX_LABEL_NETS_BYTES + 1];
-        assert!(check_nets(&big).is_err_and(|e| e.0.contains("at most")));
     }
 
     #[test]

@@ -88,15 +88,9 @@ fn print(s: &v1::JobStatus, json: bool) -> Result<(), CliError> {
         };
         print_line(&serde_json::to_string(&j)?)?;
     } else {
-        // Rollouts count trials, label jobs positions, match simulations and
-        // studies duplicate pairs.
-        let unit = if s.kind == "rollout" {
-            "trials"
-        } else if s.kind.starts_with("label") {
-            "positions"
-        } else {
-            "pairs"
-        };
+        // Each kind names its units (rollouts trials, match simulations and
+        // studies duplicate pairs, label jobs positions).
+        let unit = bgfarm_coordinator::unit_of(&s.kind);
         print_line(&format!(
             "{:>6}  {:<9}  {:<22}  {:>7}/{:<7} batches  {:>10}/{:<10} {unit:<6}  {}",
             s.job_id,

@@ -1,7 +1,8 @@
 //! `--data DIR` on an embedded `rollout` or `match-sim`: a local store used as a
 //! coordinator uses its own. Each batch is looked up in the memory of computed
-//! batches before it runs and remembered after (the coordinator's keys and payloads,
-//! `bgfarm_coordinator::memo`), so the same run again computes nothing and one with
+//! batches before it runs and remembered after (the coordinator's identities, keys
+//! and payloads: `bgfarm_coordinator::memo_identity`, `bgfarm_storage::memo`), so
+//! the same run again computes nothing and one with
 //! more trials or matches computes only the new batches; the finished run is
 //! recorded as a done job, so `bgfarm results --data DIR` lists it. A rollout also
 //! starts from the first-move tables the store holds and keeps the ones it computes
@@ -10,10 +11,10 @@
 //! table is a pure function of its key).
 
 use super::CliError;
-use bgfarm_coordinator::first_ply_stored::{keep_tables, load_tables};
-use bgfarm_coordinator::memo;
-use bgfarm_engine::rollout::{FirstPlyCache, RolloutPlan};
+use bgfarm_coordinator::memo_identity;
+use bgfarm_engine::rollout::{stored_tables, FirstPlyCache, RolloutPlan};
 use bgfarm_proto::v1;
+use bgfarm_storage::memo::{self, Identity};
 use bgfarm_storage::{BlobKind, Blobs, JobRecord, JobState, Store};
 use std::ops::Range;
 use std::path::Path;
@@ -25,7 +26,7 @@ pub struct LocalStore {
     first_ply: Blobs,
     spec: v1::JobSpec,
     fingerprint: String,
-    identity: [u8; 32],
+    identity: Identity,
     /// (batch index, wire result) of every batch of the run, reused or computed.
     results: Vec<(u64, Vec<u8>)>,
     batches: u64,
@@ -46,21 +47,22 @@ pub fn open_store(dir: &Path) -> Result<Store, CliError> {
 
 impl LocalStore {
     /// The store in `dir` for the run of `spec` (a rollout or match-simulation spec
-    /// with its engine fingerprint) cut into `batches` batches.
-    pub fn open(dir: &Path, spec: v1::JobSpec, batches: u64) -> Result<LocalStore, CliError> {
+    /// computed with engine `fingerprint`) cut into `batches` batches.
+    pub fn open(
+        dir: &Path,
+        spec: v1::JobSpec,
+        fingerprint: &str,
+        batches: u64,
+    ) -> Result<LocalStore, CliError> {
+        let identity = memo_identity(&spec).map_err(|e| CliError::msg(format!("--data: {e}")))?;
         let store = open_store(dir)?;
-        let fingerprint = match &spec.kind {
-            Some(v1::job_spec::Kind::Rollout(r)) => r.fingerprint.clone(),
-            Some(v1::job_spec::Kind::MatchSim(m)) => m.fingerprint.clone(),
-            _ => return Err(CliError::msg("--data keeps rollouts and match simulations")),
-        };
         Ok(LocalStore {
             blobs: store.blobs(BlobKind::Batches),
             first_ply: store.blobs(BlobKind::FirstPly),
-            identity: memo::identity(&spec),
+            identity,
             store,
             spec,
-            fingerprint,
+            fingerprint: fingerprint.to_string(),
             results: Vec::new(),
             batches,
             reused: 0,
@@ -106,12 +108,14 @@ impl LocalStore {
 
     /// Loads the stored first-move tables of rollout `plan` into `cache`.
     pub fn load_first_ply(&self, plan: &RolloutPlan, cache: &FirstPlyCache) -> usize {
-        load_tables(&self.first_ply, plan, &self.fingerprint, cache)
+        let get = |k: &[u8]| self.first_ply.get(&self.fingerprint, k).ok().flatten();
+        cache.import_all(&stored_tables(&plan.job, get).entries)
     }
 
     /// Stores the first-move tables `cache` computed since the last call.
     pub fn keep_first_ply(&self, cache: &FirstPlyCache) -> Result<usize, CliError> {
-        keep_tables(&self.first_ply, &self.fingerprint, cache).map_err(store_error)
+        memo::keep_all(&self.first_ply, &self.fingerprint, &cache.take_computed())
+            .map_err(store_error)
     }
 
     /// Records the finished run as a done job with its batch results, flushed

@@ -22,7 +22,7 @@ use super::sim_memo::run_with_store;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_cli_common::remote::{Access, RemoteArgs};
-use bgfarm_coordinator::split_batches;
+use bgfarm_engine::batches::split_batches;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
@@ -166,9 +166,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => {
             let stats = match &args.data {
                 Some(dir) => {
-                    let spec = sim_plan_to_wire(&plan, &fingerprint(&eval).to_string());
+                    let fp = fingerprint(&eval).to_string();
+                    let spec = sim_plan_to_wire(&plan, &fp);
                     let batches = split_batches(plan.pairs, plan.batch).len() as u64;
-                    let mut store = LocalStore::open(dir, spec, batches)?;
+                    let mut store = LocalStore::open(dir, spec, &fp, batches)?;
                     let stats = run_with_store(&plan, &eval, &pool, &mut store)?;
                     store.finish()?;
                     stats

@@ -3,10 +3,11 @@
 //! the wire fields.
 
 use super::CliError;
+use bgfarm_engine::batches::MAX_BATCHES;
 use bgfarm_engine::matchsim::chunk::FOLD_CHUNK;
 use bgfarm_engine::matchsim::plan::{MAX_PAIRS, MAX_SIM_BATCH};
 use bgfarm_engine::matchsim::SimPlanError;
-use bgfarm_engine::rollout::plan::{BATCH_STRATUM, MAX_BATCHES, MAX_BATCH_SIZE, MAX_TRIALS};
+use bgfarm_engine::rollout::plan::{BATCH_STRATUM, MAX_BATCH_SIZE, MAX_TRIALS};
 use bgfarm_engine::rollout::{PlanError, MAX_TRIAL_PLY};
 
 /// `n` with thousands separators (`100,000,000`).

@@ -6,7 +6,7 @@
 
 use super::local_store::LocalStore;
 use super::CliError;
-use bgfarm_coordinator::split_batches;
+use bgfarm_engine::batches::split_batches;
 use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_totals, play_chunk};
 use bgfarm_engine::matchsim::{SimPlan, SimStats};

@@ -15,6 +15,7 @@
 
 pub mod blobs;
 mod error;
+pub mod memo;
 mod record;
 
 pub use blobs::{BlobKind, BlobPut, Blobs};

@@ -19,14 +19,6 @@ const KEPT: usize = 4;
 #[derive(Default)]
 pub struct LabelNets(HashMap<Vec<u8>, Arc<NeuralEvaluator<'static>>>);
 
-/// The digest of the nets a label lease names, if it names any.
-pub fn wanted(lease: &v1::Lease) -> Option<&[u8]> {
-    match lease.spec.as_ref().and_then(|s| s.kind.as_ref()) {
-        Some(v1::job_spec::Kind::Label(l)) if !l.nets_sha256.is_empty() => Some(&l.nets_sha256),
-        _ => None,
-    }
-}
-
 impl LabelNets {
     /// The evaluator of the bundle with `digest`, if loaded.
     pub fn get(&self, digest: &[u8]) -> Option<Arc<NeuralEvaluator<'static>>> {

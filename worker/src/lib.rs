@@ -1,7 +1,8 @@
 //! bgfarm-worker: the pull loop that leases trial batches from a coordinator and runs
 //! them on a rayon pool with the engine.
 //!
-//! Rollout and match-simulation batches alike: each lease carries its job spec.
+//! Batches of every kind alike: each lease carries its job spec, and each kind
+//! runs behind one seam (`kind`).
 //! A worker registers (protocol version, engine fingerprint, threads), then calls
 //! `Exchange` whenever it has finished batches or free threads, backs off with
 //! jitter when idle or when the coordinator is unreachable, heartbeats to keep its
@@ -9,8 +10,7 @@
 
 mod backoff;
 mod engine;
-mod exec;
-mod exec_sim;
+mod kind;
 mod label_nets;
 mod run;
 mod shutdown;

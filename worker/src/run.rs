@@ -3,8 +3,8 @@
 
 use crate::backoff::Backoff;
 use crate::engine::Engines;
-use crate::exec::run_lease;
-use crate::label_nets::{wanted, LabelNets};
+use crate::kind::{run_lease, wanted_nets};
+use crate::label_nets::LabelNets;
 use crate::{user_agent, WorkerConfig, WorkerError};
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::rollout::FirstPlyCache;
@@ -238,7 +238,7 @@ impl Worker {
         let n = resp.leases.len();
         for lease in resp.leases {
             // A label job's own nets are fetched before its first batch here.
-            if let (Some(digest), Some(b)) = (wanted(&lease), lease.batch) {
+            if let (Some(digest), Some(b)) = (wanted_nets(&lease), lease.batch) {
                 let fetched = self
                     .label_nets
                     .fetch(&mut self.client, &self.id, b.job_id, digest)
@@ -284,7 +284,7 @@ impl Worker {
             self.fingerprint.clone(),
             self.tx.clone(),
         );
-        let own_nets = wanted(&lease).and_then(|d| self.label_nets.get(d));
+        let own_nets = wanted_nets(&lease).and_then(|d| self.label_nets.get(d));
         self.held.push(b);
         let span = info_span!("batch", job = b.job_id, batch = b.batch_index);
         self.pool.spawn(move || {

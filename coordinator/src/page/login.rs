@@ -4,8 +4,8 @@
 //! leaves the address bar and no script can read it. Tokens are compared in
 //! constant time ([`crate::auth`]).
 
-use super::html::{escape, frame};
 use crate::auth::same;
+use crate::html::{escape, frame};
 
 /// The cookie's name.
 pub const COOKIE: &str = "bgfarm_token";

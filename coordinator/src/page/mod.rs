@@ -6,11 +6,9 @@
 //! - `GET /login`, `POST /login`: the token form ([`login`]), when the coordinator
 //!   has a client token; without the token every page answers 401 with the form.
 
-mod html;
 mod job;
 mod login;
 mod overview;
-mod study;
 
 use crate::core::Core;
 use crate::reply::{html, redirect, text, Reply, PLAIN};

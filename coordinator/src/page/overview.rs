@@ -2,7 +2,7 @@
 //! ETA and submission time, and every worker with its threads and throughput. It
 //! reloads itself every 5 s.
 
-use super::html::{count, duration, frame, table, utc, Cell};
+use crate::html::{count, duration, frame, table, utc, Cell};
 use crate::view::{JobView, Overview, WorkerView};
 use bgfarm_storage::JobState;
 

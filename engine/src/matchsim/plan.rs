@@ -5,8 +5,8 @@
 
 use super::chunk::FOLD_CHUNK;
 use super::{ChequerPlay, CubeStrategy, SimSpec};
+use crate::batches::MAX_BATCHES;
 use crate::met::MatchEquityTable;
-use crate::rollout::plan::MAX_BATCHES;
 use std::fmt;
 
 /// Most duplicate pairs in one simulation: 10^9 matches, weeks of a large cluster.

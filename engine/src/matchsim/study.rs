@@ -10,8 +10,8 @@
 use super::chunk::{chunks, fold_chunk};
 use super::plan::{SimPlan, SimPlanError};
 use super::{play_pair, play_pair_symmetric, SimStats};
+use crate::batches::{batch_range, MAX_BATCHES};
 use crate::eval::Evaluator;
-use crate::rollout::plan::{batch_range, MAX_BATCHES};
 use std::fmt;
 use std::ops::Range;
 

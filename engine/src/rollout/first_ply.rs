@@ -205,6 +205,15 @@ impl FirstPlyCache {
             .collect()
     }
 
+    /// Adds the well-formed ones of `entries` ([`FirstPlyCache::import`]);
+    /// returns how many.
+    pub fn import_all(&self, entries: &[EntryBytes]) -> usize {
+        entries
+            .iter()
+            .filter(|(k, t)| self.import(k, t).is_ok())
+            .count()
+    }
+
     /// The table cached for `key`, if any.
     pub fn get(&self, key: &FirstPlyKey) -> Option<RollTable> {
         self.inner.lock().ok().and_then(|m| m.map.get(key).copied())
@@ -283,6 +292,40 @@ pub fn first_ply_keys(
         }
     }
     out
+}
+
+/// The tables of a job a store holds, and whether they are all it needs.
+pub struct StoredTables {
+    pub entries: Vec<EntryBytes>,
+    pub complete: bool,
+    /// Whether any first ply searches (depth > 0): only then is a table worth
+    /// waiting for.
+    pub deep: bool,
+}
+
+/// The tables `job` needs that `get` (a store's look-up by key bytes) holds. A
+/// store lacks the evaluator's bear-off tables, so every position without contact
+/// counts as one where trials stop (a few tables fewer may be listed: they are
+/// then computed where needed, never wrong). The coordinator's lease gate and an
+/// embedded run's `--data` store read their tables through this one function.
+pub fn stored_tables(job: &RolloutJob, get: impl Fn(&[u8]) -> Option<Vec<u8>>) -> StoredTables {
+    let keys = first_ply_keys(
+        job,
+        |k| get(&k.to_bytes()).and_then(|v| RollTable::from_bytes(&v).ok()),
+        |p| !p.has_contact(),
+    );
+    let entries: Vec<EntryBytes> = keys
+        .iter()
+        .filter_map(|k| {
+            let key = k.to_bytes();
+            get(&key).map(|v| (key, v))
+        })
+        .collect();
+    StoredTables {
+        complete: entries.len() == keys.len(),
+        deep: keys.iter().any(|k| k.depth > 0),
+        entries,
+    }
 }
 
 #[cfg(test)]

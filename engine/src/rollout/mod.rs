@@ -25,7 +25,7 @@ use crate::eval::neural::NeuralEvaluator;
 use crate::eval::Player;
 use crate::position::Position;
 pub use cubeful::{CubeRules, CubeStart};
-pub use first_ply::{first_ply_keys, FirstPlyCache, FirstPlyKey, RollTable};
+pub use first_ply::{first_ply_keys, stored_tables, FirstPlyCache, FirstPlyKey, RollTable};
 pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;

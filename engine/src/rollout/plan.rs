@@ -5,6 +5,7 @@
 
 use super::stop::StopRules;
 use super::{RolloutJob, MAX_TRIAL_PLY};
+use crate::batches::{batch_range, MAX_BATCHES};
 use std::fmt;
 use std::ops::Range;
 
@@ -14,9 +15,6 @@ pub const MAX_CANDIDATES: usize = 1024;
 /// Most trials per candidate: 10^8 trials give an SE near 10^-5 (0.01 at 100
 /// trials x 10^-3); at the default batch of 144 that is 694,445 batches.
 pub const MAX_TRIALS: u64 = 100_000_000;
-/// Most batches of one job (rollout or match simulation): a coordinator keeps one
-/// small result per batch, a few MB at this count.
-pub const MAX_BATCHES: u64 = 1_000_000;
 /// Largest batch: 36^4 trials, ~20 minutes of 0-ply trials on one core.
 pub const MAX_BATCH_SIZE: u64 = 1_679_616;
 /// Batch sizes are multiples of the 36 rolls so each batch keeps the first roll's
@@ -145,13 +143,6 @@ impl RolloutPlan {
     pub fn batch_range(&self, b: u64) -> Range<u64> {
         batch_range(self.trials, self.batch, b)
     }
-}
-
-/// Batch `b` of `units` work units cut into batches of `batch` (the last one
-/// possibly shorter): the split every job kind uses.
-pub fn batch_range(units: u64, batch: u64, b: u64) -> Range<u64> {
-    let batch = batch.max(1);
-    (b * batch).min(units)..((b + 1) * batch).min(units)
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => {
             let pool = pool(args.threads)?;
             let mut store = match &args.data {
-                Some(dir) => Some(LocalStore::open(dir, spec, plan.batches())?),
+                Some(dir) => Some(LocalStore::open(dir, spec, &fp, plan.batches())?),
                 None => None,
             };
             let total = local::run_local(&plan, &eval, &pool, args.json, store.as_mut())?;

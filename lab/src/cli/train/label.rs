@@ -13,11 +13,13 @@ use bgfarm_cli_common::remote::{Access, RemoteArgs};
 use bgfarm_engine::eval::net::format::save_bundle;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::label::{LabelMethod, Labeller, LABEL_CACHE_MIB, MAX_LABEL_PLY};
+use bgfarm_engine::label::{
+    check_nets, LabelMethod, LabelPlanError, Labeller, LABEL_CACHE_MIB, MAX_LABEL_PLY,
+    MAX_LABEL_POSITIONS, MAX_LABEL_TRIALS,
+};
 use bgfarm_engine::search::{EvalCache, Pruning};
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, parse_sample, Sample};
-use bgfarm_proto::label::{check_nets, MAX_LABEL_POSITIONS};
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -192,14 +194,19 @@ fn method(a: &LabelArgs) -> LabelMethod {
     }
 }
 
+/// A label method's error (the engine's limits, which the wire and the
+/// coordinator check too) in the words of the command line.
+fn method_flag_error(e: LabelPlanError) -> CliError {
+    CliError::msg(match e {
+        LabelPlanError::Ply(ply) => format!("--ply {ply} is deeper than {MAX_LABEL_PLY}"),
+        LabelPlanError::Trials(_) => format!("--rollout must be 1 to {MAX_LABEL_TRIALS} trials"),
+        other => other.to_string(),
+    })
+}
+
 pub fn label(a: LabelArgs) -> Result<(), CliError> {
-    if a.ply > MAX_LABEL_PLY {
-        return Err(CliError::msg(format!(
-            "--ply {} is deeper than {MAX_LABEL_PLY}",
-            a.ply
-        )));
-    }
     let method = method(&a);
+    method.validate().map_err(method_flag_error)?;
     let mut labelling = match &a.remote.coordinator {
         Some(url) => {
             let (access, nets) = remote_access(&a)?;

@@ -56,7 +56,7 @@ impl RemoteLabeller {
             method: self.method,
             batch: self.batch,
         };
-        plan.check().map_err(CliError::msg)?;
+        plan.validate().map_err(|e| CliError::msg(e.to_string()))?;
         Ok(label_plan_to_wire(&plan, &self.nets, &self.fingerprint))
     }
 

@@ -6,7 +6,8 @@
 //! positions too (a `label` job): a worker and `bgfarm-lab train label` run the
 //! same functions, so a position's label is the same bits wherever it was
 //! computed. Each label depends only on (position, method, engine): a batch of a
-//! label job is a range of positions, labelled one after the other.
+//! label job is a range of positions, labelled one after the other. The plan and
+//! every limit of a label job are in [`plan`].
 
 use crate::eval::net::OUTPUTS;
 use crate::eval::neural::NeuralEvaluator;
@@ -16,58 +17,15 @@ use crate::position::Position;
 use crate::rollout::{
     run_batch, Candidate, CubeStart, FirstPlyCache, RolloutJob, TrialScratch, TrialSettings,
 };
-use crate::search::{EvalCache, Leaf, Pruning, Searcher};
+use crate::search::{EvalCache, Leaf, Searcher};
 use std::ops::Range;
 
-/// Deepest labelling search: a 3-ply label costs ~20x a 2-ply one (~60 ms).
-pub const MAX_LABEL_PLY: u8 = 3;
+pub mod plan;
 
-/// Most trials of a rollout label (all 1296 first-two-roll pairs 36 times).
-pub const MAX_LABEL_TRIALS: u64 = 46_656;
-
-/// How positions are labelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LabelMethod {
-    /// The n-ply search's probabilities, with reply pruning `prune`.
-    Search { ply: u8, prune: Pruning },
-    /// A rollout of `trials` trials (0-ply play, variance reduction) whose dice
-    /// come from `seed` mixed with the position ([`position_seed`]).
-    Rollout { trials: u64, seed: u64 },
-}
-
-impl LabelMethod {
-    /// Checks the method's limits; `Err` names the one broken.
-    pub fn check(&self) -> Result<(), String> {
-        match *self {
-            LabelMethod::Search { ply, .. } if ply > MAX_LABEL_PLY => {
-                Err(format!("label ply {ply} is deeper than {MAX_LABEL_PLY}"))
-            }
-            LabelMethod::Rollout { trials, .. } if !(1..=MAX_LABEL_TRIALS).contains(&trials) => {
-                Err(format!(
-                    "label rollouts need 1 to {MAX_LABEL_TRIALS} trials, not {trials}"
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// "2-ply" or "72-trial rollouts", for messages.
-    pub fn describe(&self) -> String {
-        match self {
-            LabelMethod::Search { ply, .. } => format!("{ply}-ply"),
-            LabelMethod::Rollout { trials, .. } => format!("{trials}-trial rollouts"),
-        }
-    }
-}
-
-/// Positions to label and how: the plan of a label job. Its work units are the
-/// positions, in order; a batch is `batch` consecutive ones.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LabelPlan {
-    pub positions: Vec<Position>,
-    pub method: LabelMethod,
-    pub batch: u64,
-}
+pub use plan::{
+    check_nets, LabelMethod, LabelPlan, LabelPlanError, MAX_LABEL_NETS_BYTES, MAX_LABEL_PLY,
+    MAX_LABEL_POSITIONS, MAX_LABEL_TRIALS,
+};
 
 /// Search cache size for labelling: 64 MiB, shared by every thread of a process
 /// (a worker's label batches, `bgfarm-lab train label`'s pool), holds the leaves
@@ -124,18 +82,6 @@ impl<'e> Labeller<'e> {
 }
 
 impl LabelPlan {
-    /// Checks the plan: at least one position, the method's limits, a batch of at
-    /// least one position.
-    pub fn check(&self) -> Result<(), String> {
-        if self.positions.is_empty() {
-            return Err("a label job needs at least one position".into());
-        }
-        if self.batch == 0 {
-            return Err("a label job's batch holds at least one position".into());
-        }
-        self.method.check()
-    }
-
     /// The labels of positions `range` of the plan, in order (searches use
     /// `cache`): what a worker returns for a batch.
     pub fn run(
@@ -216,6 +162,7 @@ pub fn label(searcher: &mut Searcher<'_>, pos: &Position, ply: u8) -> [f32; OUTP
 mod tests {
     use super::*;
     use crate::eval::neural::Class;
+    use crate::search::Pruning;
     use crate::testutil::default_nets as default_eval;
 
     #[test]
@@ -290,7 +237,7 @@ mod tests {
                 method,
                 batch: 5,
             };
-            assert_eq!(plan.check(), Ok(()));
+            assert_eq!(plan.validate(), Ok(()));
             let shared = EvalCache::with_mib(4);
             let whole = plan.run(&eval, 0..12, &shared);
             let pieces: Vec<_> = [0..5, 5..10, 10..12]
@@ -306,34 +253,5 @@ mod tests {
                 .collect();
             assert_eq!(whole, single, "{method:?}");
         }
-    }
-
-    #[test]
-    fn plans_are_checked() {
-        let plan = |method, n, batch| LabelPlan {
-            positions: vec![Position::STARTING; n],
-            method,
-            batch,
-        };
-        let two = LabelMethod::Search {
-            ply: 2,
-            prune: Pruning::DEFAULT,
-        };
-        assert!(plan(two, 0, 4)
-            .check()
-            .is_err_and(|e| e.contains("one position")));
-        assert!(plan(two, 3, 0).check().is_err_and(|e| e.contains("batch")));
-        let four = LabelMethod::Search {
-            ply: 4,
-            prune: Pruning::DEFAULT,
-        };
-        assert!(plan(four, 3, 4)
-            .check()
-            .is_err_and(|e| e.contains("deeper than 3")));
-        let none = LabelMethod::Rollout { trials: 0, seed: 1 };
-        assert!(plan(none, 3, 4)
-            .check()
-            .is_err_and(|e| e.contains("1 to 46656")));
-        assert_eq!(two.describe(), "2-ply");
     }
 }
