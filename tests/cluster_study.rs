@@ -86,11 +86,12 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
         &["--lease-timeout", "2", "--metrics-listen", "127.0.0.1:0"],
     );
     let url = coordinator.url.clone();
+    // The victim works alone until it is killed, so it holds the study's leases
+    // then (a worker keeps one queued beyond those it runs) and they must expire;
+    // with a second worker already running, the victim could be caught holding none.
     let mut victim = work(&dir, "victim", &url, &[]);
-    let _steady = work(&dir, "steady", &url, &[]);
     let embedded = spawn(&study_args(&local, "128", &["--threads", "1"]));
     let client = spawn(&study_args(&remote, "128", &["--coordinator", &url]));
-    // Kill a worker once the study has accepted a batch: it holds another.
     wait_for("a batch of the study", || {
         let text = jobs_list(&url, true);
         text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0")
@@ -107,6 +108,7 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     );
     victim.child().kill().expect("SIGKILL the worker");
     let _ = victim.child().wait();
+    let _steady = work(&dir, "steady", &url, &[]);
     let err = ok(client.output());
     assert!(err.contains("0 of 4 cells reused"), "{err}");
     ok(embedded.output());
