@@ -51,14 +51,29 @@ impl ClientService for ClientApi {
         req: Request<v1::WatchJobRequest>,
     ) -> Result<Response<Self::WatchJobStream>, Status> {
         let mut rx = self.0.watch(req.into_inner().job_id)?;
+        let mut stopping = self.0.stopping();
         // Progress is a latest-value channel: a slow client skips intermediate states
-        // but always sees the final one.
+        // but always sees the final one. A stopping coordinator ends the stream with
+        // `unavailable`, which clients answer by watching again after the restart.
         let (tx, out) = mpsc::channel(4);
         tokio::spawn(async move {
             loop {
                 let s = rx.borrow_and_update().clone();
                 let fin = is_final(s.state);
-                if tx.send(Ok(s)).await.is_err() || fin || rx.changed().await.is_err() {
+                let stop_now = *stopping.borrow();
+                if stop_now {
+                    let _ = tx.send(Err(stopping_status())).await;
+                    break;
+                }
+                if tx.send(Ok(s)).await.is_err() || fin {
+                    break;
+                }
+                // The loop's top sends the latest state, or ends a stopping stream.
+                let gone = tokio::select! {
+                    changed = rx.changed() => changed.is_err(),
+                    changed = stopping.changed() => changed.is_err(),
+                };
+                if gone {
                     break;
                 }
             }
@@ -97,4 +112,9 @@ impl ClientService for ClientApi {
             results: self.0.results_of(&position_id),
         }))
     }
+}
+
+/// What a watch stream ends with when the coordinator stops.
+fn stopping_status() -> Status {
+    Status::unavailable("coordinator stopping; watch again once it is back")
 }

@@ -40,6 +40,10 @@ pub struct Core {
     /// Distinguishes worker ids across coordinator restarts.
     pub(crate) boot: u64,
     started: Instant,
+    /// Set once the coordinator is stopping: watch streams end on it, so that a
+    /// client following a job does not hold the server open (it re-attaches after
+    /// the restart, as after a crash).
+    stopping: watch::Sender<bool>,
 }
 
 pub(crate) fn store_err(e: StoreError) -> Status {
@@ -163,7 +167,24 @@ impl Core {
             config,
             boot,
             started: Instant::now(),
+            stopping: watch::channel(false).0,
         }))
+    }
+
+    /// Marks the coordinator as stopping: every watch stream ends.
+    pub fn begin_stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Becomes true once [`Core::begin_stop`] was called.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// Writes everything the store holds to disk (results are already synced
+    /// before they are acknowledged; this is the last word on the way out).
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.store.flush()
     }
 
     /// The settings it runs with.

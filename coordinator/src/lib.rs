@@ -88,16 +88,48 @@ pub async fn serve_core(
         BearerAuth::new(config.worker_token.clone(), "worker"),
     );
     let reaper = tokio::spawn(core.clone().reaper());
-    let http = metrics.map(|l| tokio::spawn(http::serve(l, core)));
-    let result = builder
+    let http = metrics.map(|l| tokio::spawn(http::serve(l, core.clone())));
+    let stop = {
+        let core = core.clone();
+        async move {
+            shutdown.await;
+            tracing::info!("stopping: ending watch streams, then flushing the store");
+            core.begin_stop();
+        }
+    };
+    let server = builder
         .add_service(client)
         .add_service(worker)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await;
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), stop);
+    // Graceful shutdown waits for calls in flight; a call that does not end within
+    // the grace period (a client that ignores the stream's end) does not keep the
+    // process up past a deployment's stop timeout (Docker's is 10 s).
+    let mut stopping = core.stopping();
+    let deadline = async move {
+        let _ = stopping.wait_for(|s| *s).await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    let result: Result<(), tonic::transport::Error> = tokio::select! {
+        r = server => r,
+        _ = deadline => {
+            tracing::warn!(
+                grace_s = SHUTDOWN_GRACE.as_secs(),
+                "calls still open after the grace period: stopping anyway"
+            );
+            Ok(())
+        }
+    };
     reaper.abort();
     if let Some(h) = http {
         h.abort();
     }
+    let flushed = core.flush();
     result?;
+    flushed?;
+    tracing::info!("coordinator stopped");
     Ok(())
 }
+
+/// How long a stopping coordinator waits for calls in flight after it has ended
+/// the watch streams: a worker's exchange takes milliseconds.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
