@@ -4,6 +4,7 @@
 
 mod bench;
 mod filter_study;
+mod fuzz;
 mod mean;
 mod train;
 
@@ -27,6 +28,9 @@ enum Command {
     Bench(bench::Args),
     /// Train the evaluation networks (TD(lambda) self-play).
     Train(train::Args),
+    /// Throw generated and mutated inputs at every parser of outside input and the
+    /// coordinator's requests; count panics and hangs.
+    Fuzz(fuzz::Args),
 }
 
 /// Parses the command line and runs the command.
@@ -36,5 +40,6 @@ pub fn run() -> Result<(), CliError> {
         Command::FilterStudy(a) => filter_study::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Train(a) => train::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
     }
 }
