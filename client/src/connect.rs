@@ -143,7 +143,7 @@ mod tests {
             err.to_string(),
             "a TLS CA was given but http://localhost:7878 is not an https:// URL"
         );
-        assert!(AttachToken::new(Some("caf\u{e9}")).is_err());
+        assert!(AttachToken::new(Some("two\nlines")).is_err());
         assert!(AttachToken::new(None).is_ok());
     }
 
