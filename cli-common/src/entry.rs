@@ -22,10 +22,10 @@ pub fn main(command: impl FnOnce() -> Result<(), CliError>) -> ExitCode {
     }
 }
 
-/// Sets the process-wide disposition of SIGPIPE: `libc::SIG_DFL` (end quietly on a
-/// closed pipe) or `libc::SIG_IGN` (writes fail with EPIPE instead, what the
-/// network runtime needs).
-pub fn sigpipe(disposition: libc::sighandler_t) {
+/// Sets the process-wide disposition of SIGPIPE to `libc::SIG_DFL` (end quietly on
+/// a closed pipe). `bgfarm-client`'s network runtime ignores SIGPIPE while it lives
+/// and restores this default when dropped.
+fn sigpipe(disposition: libc::sighandler_t) {
     // SAFETY: setting a process-wide signal disposition to SIG_IGN or SIG_DFL has no
     // memory-safety preconditions (no handler function runs).
     unsafe {

@@ -1,20 +1,20 @@
-//! bgfarm-cli-common: the command-line pieces both binaries need, `bgfarm` (the
-//! product) and `bgfarm-lab` (training and research): the one-line [`CliError`],
-//! loading nets by name ([`nets`]), the race and search options flattened into the
-//! evaluating commands ([`race_args`], [`search_args`]) and the progress bar of
-//! long runs ([`progress`]). Written once here so that both binaries accept the
-//! same options with the same help texts and refuse bad input the same way;
-//! and the client side of a coordinator ([`remote`], on the async runtime of
-//! [`net_runtime`]), since both binaries submit jobs to one.
+//! bgfarm-cli-common: the command-line plumbing both binaries need, `bgfarm` (the
+//! product) and `bgfarm-lab` (training and research): the process entry point
+//! ([`entry`]), the one-line [`CliError`] and the progress bar of long runs
+//! ([`progress`]). Written once here so that both binaries start, fail and report
+//! progress the same way.
+//!
+//! [`engine_args`] holds the options that configure the engine (nets by name, race
+//! and search options, the static evaluation they select): they derive
+//! `clap::Args` and fail with [`CliError`], and the engine takes no clap, so they
+//! cannot live beside the engine's types; both binaries flatten them into their
+//! commands, so neither binary can hold them alone.
+//!
+//! The coordinator client is not here: it is `bgfarm-client`.
 
+pub mod engine_args;
 pub mod entry;
 pub mod error;
-pub mod net_runtime;
-pub mod nets;
 pub mod progress;
-pub mod race_args;
-pub mod remote;
-pub mod search_args;
-pub mod static_eval;
 
 pub use error::CliError;

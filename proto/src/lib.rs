@@ -5,10 +5,9 @@
 //! maps the wire messages to and from the engine's rollout types and [`matchsim`]
 //! to and from its match-simulation types ([`study`]: its studies), [`label`] its
 //! label plans, so the coordinator, the worker and the
-//! CLI agree on one translation; [`client`] connects to a
-//! coordinator with a bearer token.
+//! CLI agree on one translation. Connecting to a coordinator is the client's
+//! business (`bgfarm-client`), not the wire's.
 
-pub mod client;
 pub mod convert;
 pub mod label;
 pub mod matchsim;

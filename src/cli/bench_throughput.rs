@@ -7,12 +7,12 @@
 //! path: decode, validate, store, fsync, fold, lease, encode.
 
 use super::CliError;
+use bgfarm_client::connect::worker_client;
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::rollout::{
     Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings, OUTPUTS,
 };
 use bgfarm_engine::Position;
-use bgfarm_proto::client::worker_client;
 use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use std::sync::Arc;
@@ -50,7 +50,7 @@ fn noop_stats() -> v1::BatchStats {
 /// One simulated worker: hands in what it holds and asks for `want` more, until
 /// the coordinator has nothing left to lease it. Returns results handed in.
 async fn simulated_worker(url: String, want: u32) -> Result<u64, String> {
-    let mut client = worker_client(&url, None, None)?;
+    let mut client = worker_client(&url, None, None).map_err(|e| e.to_string())?;
     let reg = client
         .register(v1::RegisterRequest {
             protocol_version: PROTOCOL_VERSION,

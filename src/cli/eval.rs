@@ -6,7 +6,7 @@
 use super::input::parse_position;
 use super::race_args::RaceArgs;
 use super::CliError;
-use bgfarm_cli_common::static_eval::static_eval;
+use bgfarm_cli_common::engine_args::static_eval::static_eval;
 use serde::Serialize;
 
 #[derive(clap::Args)]

@@ -3,8 +3,9 @@
 
 use super::runtime::{pem, print_line, runtime, token};
 use super::CliError;
-pub use bgfarm_cli_common::remote::{state_name, status_error};
-use bgfarm_proto::client::job_client;
+use bgfarm_client::connect::job_client;
+pub use bgfarm_client::job::state_name;
+use bgfarm_client::ClientError;
 use bgfarm_proto::v1;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -111,14 +112,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let ca = pem(args.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         // The channel needs the runtime: create it inside.
-        let mut client = job_client(&args.coordinator, token.as_deref(), ca.as_deref())
-            .map_err(CliError::msg)?;
+        let mut client = job_client(&args.coordinator, token.as_deref(), ca.as_deref())?;
         match args.action {
             Action::List => {
                 let r = client
                     .list_jobs(v1::ListJobsRequest {})
                     .await
-                    .map_err(status_error)?;
+                    .map_err(ClientError::from)?;
                 for s in &r.into_inner().jobs {
                     print(s, args.json)?;
                 }
@@ -127,16 +127,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 let r = client
                     .get_job(v1::GetJobRequest { job_id: id })
                     .await
-                    .map_err(status_error)?;
+                    .map_err(ClientError::from)?;
                 print(&r.into_inner().status.unwrap_or_default(), args.json)?;
             }
             Action::Watch { id } => {
                 let mut stream = client
                     .watch_job(v1::WatchJobRequest { job_id: id })
                     .await
-                    .map_err(status_error)?
+                    .map_err(ClientError::from)?
                     .into_inner();
-                while let Some(s) = stream.message().await.map_err(status_error)? {
+                while let Some(s) = stream.message().await.map_err(ClientError::from)? {
                     print(&s, args.json)?;
                 }
             }
@@ -144,7 +144,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 let r = client
                     .cancel_job(v1::CancelJobRequest { job_id: id })
                     .await
-                    .map_err(status_error)?;
+                    .map_err(ClientError::from)?;
                 print(&r.into_inner(), args.json)?;
             }
         }

@@ -21,7 +21,7 @@ use super::sim_flags::SimFlags;
 use super::sim_memo::run_with_store;
 use super::threads::pool;
 use super::CliError;
-use bgfarm_cli_common::remote::{Access, RemoteArgs};
+use bgfarm_client::{Access, RemoteArgs};
 use bgfarm_engine::batches::split_batches;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::Evaluator;

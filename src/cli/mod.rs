@@ -32,7 +32,8 @@ mod study;
 mod threads;
 mod work;
 
-pub use bgfarm_cli_common::{nets, race_args, search_args, CliError};
+pub use bgfarm_cli_common::engine_args::{nets, race_args, search_args};
+pub use bgfarm_cli_common::CliError;
 use clap::{Parser, Subcommand};
 
 /// bgfarm: backgammon rollouts and match simulations, from one laptop to a cluster.

@@ -4,7 +4,9 @@
 //! `threads` and `seconds`) equal the embedded run's for the same plan.
 
 use super::CliError;
-use bgfarm_cli_common::remote::{bar, run_job, Access};
+use bgfarm_cli_common::progress::bar;
+use bgfarm_client::job::run_job;
+use bgfarm_client::Access;
 use bgfarm_engine::matchsim::{SimPlan, SimStats};
 use bgfarm_proto::matchsim::{sim_plan_to_wire, totals_from_wire};
 

@@ -7,17 +7,16 @@
 //! them.
 
 use super::input::parse_position;
-use super::jobs::status_error;
 use super::local_store::open_store;
 use super::rollout::{match_score, report, settings_line, Finished};
 use super::runtime::{pem, print_line, runtime, token};
 use super::CliError;
-use bgfarm_cli_common::remote::RemoteArgs;
+use bgfarm_client::connect::job_client;
+use bgfarm_client::{ClientError, RemoteArgs};
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::rollout::{RolloutJob, RolloutStats};
 use bgfarm_engine::Dice;
-use bgfarm_proto::client::job_client;
 use bgfarm_proto::convert::{plan_from_wire, stats_from_wire};
 use bgfarm_proto::v1;
 use bgfarm_report::rollout_rows::{ranked, JsonCandidate};
@@ -146,13 +145,13 @@ fn fetch(args: &Lookup, pid: &str) -> Result<Vec<v1::GetJobResponse>, CliError> 
     let token = token(args.remote.token_file.as_deref())?;
     let ca = pem(args.remote.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
-        let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
+        let mut client = job_client(url, token.as_deref(), ca.as_deref())?;
         let r = client
             .list_results(v1::ListResultsRequest {
                 position_id: pid.to_string(),
             })
             .await
-            .map_err(status_error)?;
+            .map_err(ClientError::from)?;
         Ok(r.into_inner().results)
     })
 }

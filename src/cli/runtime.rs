@@ -1,8 +1,8 @@
-//! What the cluster commands share: an async runtime (in `bgfarm-cli-common`,
-//! which `bgfarm-lab` shares too) and structured logs on stderr.
+//! What the cluster commands share: an async runtime (in `bgfarm-client`, which
+//! `bgfarm-lab` shares too) and structured logs on stderr.
 
 use super::CliError;
-pub use bgfarm_cli_common::net_runtime::{pem, runtime, token};
+pub use bgfarm_client::runtime::{pem, runtime, token};
 
 /// Prints `line` on stdout; a reader that went away (`bgfarm jobs watch 1 | head
 /// -1`) ends the process quietly, as SIGPIPE would outside the runtime.

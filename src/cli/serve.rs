@@ -6,8 +6,8 @@
 
 use super::runtime::{init_logging, runtime, token};
 use super::CliError;
+use bgfarm_client::connect::read_pem;
 use bgfarm_coordinator::{Config, TlsIdentity};
-use bgfarm_proto::client::read_pem;
 use bgfarm_storage::Store;
 use std::io::Write;
 use std::path::PathBuf;
@@ -89,8 +89,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         worker_token: token(args.worker_token_file.as_deref())?,
         tls: match (&args.tls_cert, &args.tls_key) {
             (Some(cert), Some(key)) => Some(TlsIdentity {
-                cert_pem: read_pem(cert).map_err(CliError::msg)?,
-                key_pem: read_pem(key).map_err(CliError::msg)?,
+                cert_pem: read_pem(cert)?,
+                key_pem: read_pem(key)?,
             }),
             _ => None,
         },

@@ -10,7 +10,7 @@
 
 use super::runtime::print_line;
 use super::CliError;
-use bgfarm_cli_common::nets::load_evaluator;
+use bgfarm_cli_common::engine_args::nets::load_evaluator;
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_storage::blobs::DEFAULT_CAP;
 use bgfarm_storage::{BlobKind, Store};

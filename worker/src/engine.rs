@@ -22,7 +22,7 @@ pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
 
 /// The evaluators of a worker: [`default_evaluator`] for rollouts and
 /// simulations, and its training variant for labels (the tables alone as the
-/// endgame, see `bgfarm_cli_common::nets::load_training_evaluator`).
+/// endgame, see `bgfarm_cli_common::engine_args::nets::load_training_evaluator`).
 pub struct Engines {
     pub play: NeuralEvaluator<'static>,
     pub label: NeuralEvaluator<'static>,

@@ -4,8 +4,8 @@
 //! training evaluator and kept for the job's later leases.
 
 use crate::engine::label_evaluator;
+use bgfarm_client::connect::WorkerClient;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_proto::client::WorkerClient;
 use bgfarm_proto::label::nets_digest;
 use bgfarm_proto::v1;
 use std::collections::HashMap;

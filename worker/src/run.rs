@@ -6,9 +6,9 @@ use crate::engine::Engines;
 use crate::kind::{run_lease, wanted_nets};
 use crate::label_nets::LabelNets;
 use crate::{user_agent, WorkerConfig, WorkerError};
+use bgfarm_client::connect::{worker_client, WorkerClient};
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::rollout::FirstPlyCache;
-use bgfarm_proto::client::{worker_client, WorkerClient};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -84,7 +84,7 @@ pub async fn run(cfg: WorkerConfig, mut shutdown: watch::Receiver<u8>) -> Result
         cfg.token.as_deref(),
         cfg.tls_ca.as_deref(),
     )
-    .map_err(WorkerError::Refused)?;
+    .map_err(|e| WorkerError::Refused(e.to_string()))?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
     let mut w = Worker {
         client,

@@ -8,7 +8,8 @@ mod fuzz;
 mod mean;
 mod train;
 
-pub use bgfarm_cli_common::{nets, search_args, CliError};
+pub use bgfarm_cli_common::engine_args::{nets, search_args};
+pub use bgfarm_cli_common::CliError;
 use clap::{Parser, Subcommand};
 
 /// bgfarm-lab: training and research tooling for bgfarm's evaluation networks.

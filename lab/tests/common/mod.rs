@@ -46,8 +46,8 @@ pub fn fails(args: &[&str], needle: &str) {
 /// (`probs`, `evaluator`), computed in this process by the same code
 /// ([`static_eval`]): the product binary is not built with this package.
 pub fn try_eval(id: &str, net: &str, side_net: Option<&str>) -> Result<serde_json::Value, String> {
-    use bgfarm_cli_common::race_args::RaceArgs;
-    use bgfarm_cli_common::static_eval::static_eval;
+    use bgfarm_cli_common::engine_args::race_args::RaceArgs;
+    use bgfarm_cli_common::engine_args::static_eval::static_eval;
     let pos = bgfarm_engine::ids::position_id::decode(id).map_err(|e| e.to_string())?;
     let race = RaceArgs {
         side_net: side_net.map(str::to_string),

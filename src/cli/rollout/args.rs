@@ -1,6 +1,6 @@
 //! The command line of `bgfarm rollout`.
 
-use bgfarm_cli_common::remote::RemoteArgs;
+use bgfarm_client::RemoteArgs;
 
 #[derive(clap::Args)]
 pub struct Args {

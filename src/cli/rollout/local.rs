@@ -6,7 +6,7 @@
 
 use crate::cli::local_store::LocalStore;
 use crate::cli::CliError;
-use bgfarm_cli_common::remote::bar;
+use bgfarm_cli_common::progress::bar;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{
     run_batch, FirstPlyCache, RolloutJob, RolloutPlan, RolloutStats, TrialScratch, Waves,

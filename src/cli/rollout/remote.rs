@@ -5,7 +5,9 @@
 
 use super::args::Args;
 use crate::cli::CliError;
-use bgfarm_cli_common::remote::{bar, run_job, Access};
+use bgfarm_cli_common::progress::bar;
+use bgfarm_client::job::run_job;
+use bgfarm_client::Access;
 use bgfarm_engine::rollout::{RolloutPlan, RolloutStats};
 use bgfarm_proto::convert::stats_from_wire;
 use bgfarm_proto::v1;

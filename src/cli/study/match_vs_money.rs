@@ -210,7 +210,7 @@ pub fn run(args: &MatchVsMoneyArgs) -> Result<(), CliError> {
 mod tests {
     use super::*;
     use crate::cli::sim_flags::SimFlags;
-    use bgfarm_cli_common::remote::RemoteArgs;
+    use bgfarm_client::RemoteArgs;
     use std::path::PathBuf;
 
     fn args(lengths: &str, x: &str, model: &str, luck: bool) -> MatchVsMoneyArgs {

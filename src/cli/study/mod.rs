@@ -44,7 +44,7 @@ mod values;
 use super::sim_flags::SimFlags;
 use super::threads::pool;
 use super::CliError;
-use bgfarm_cli_common::remote::RemoteArgs;
+use bgfarm_client::RemoteArgs;
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{ChequerPlay, CubeStrategy, SimPlan};
 use bgfarm_engine::met::MatchEquityTable;

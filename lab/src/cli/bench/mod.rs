@@ -6,6 +6,7 @@ mod hint;
 mod oracle;
 mod referee;
 mod referee_values;
+mod value_errors;
 
 use crate::cli::CliError;
 

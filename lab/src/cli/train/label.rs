@@ -9,7 +9,7 @@ use super::threads::pool;
 use super::which_nets::Nets;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
-use bgfarm_cli_common::remote::{Access, RemoteArgs};
+use bgfarm_client::{Access, RemoteArgs};
 use bgfarm_engine::eval::net::format::save_bundle;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::neural::NeuralEvaluator;

@@ -5,7 +5,9 @@
 //! from one job to the next without waiting for the client.
 
 use crate::cli::CliError;
-use bgfarm_cli_common::remote::{bar, run_or_attach, submit, Access};
+use bgfarm_cli_common::progress::bar;
+use bgfarm_client::job::{run_or_attach, submit};
+use bgfarm_client::{Access, ClientError};
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::label::{LabelMethod, LabelPlan};
@@ -81,7 +83,8 @@ impl RemoteLabeller {
             self.ahead = Some((s, id));
         }
         let progress = bar(false, positions.len() as u64, "positions")?;
-        let (got, _) = run_or_attach(
+        // Nothing to record on submission: the error type is the client's own.
+        let (got, _) = run_or_attach::<ClientError>(
             &self.url,
             &self.access,
             spec,

@@ -3,7 +3,7 @@
 //! One struct, flattened into each command's arguments, so the options and their
 //! help texts are written once.
 
-use crate::nets::exact_endgame;
+use super::nets::exact_endgame;
 use crate::CliError;
 use bgfarm_engine::eval::endgame::Endgame;
 use bgfarm_engine::eval::race::side_race::GammonTrust;

@@ -2,8 +2,8 @@
 //! command names, and which part of the evaluator answered: what `bgfarm eval`
 //! prints, and what the training tests compare fitted nets with.
 
-use crate::nets::load_evaluator;
-use crate::race_args::RaceArgs;
+use super::nets::load_evaluator;
+use super::race_args::RaceArgs;
 use crate::CliError;
 use bgfarm_engine::eval::crashed::is_crashed;
 use bgfarm_engine::eval::neural::Class;

@@ -1,14 +1,15 @@
 //! What every command that submits a job to a coordinator shares (`bgfarm rollout
 //! --coordinator`, `match-sim --coordinator`, `study ... --coordinator`,
-//! `bgfarm-lab train label --coordinator`): how to
-//! reach it ([`Access`]), [`run_job`] (submit, follow with a progress bar across
-//! coordinator restarts, fetch the result; [`run_or_attach`] re-attaches to a job
-//! a killed run submitted) and the progress [`bar`]. The commands depend on this module,
+//! `bgfarm-lab train label --coordinator`): [`run_job`] (submit, follow with a
+//! progress bar across coordinator restarts, fetch the result; [`run_or_attach`]
+//! re-attaches to a job a killed run submitted). How to reach the coordinator is
+//! an [`Access`]; the progress bar is drawn by the caller's own code
+//! (`bgfarm-cli-common`'s `progress::bar`). The commands depend on this module,
 //! never the other way round.
 
-use crate::net_runtime::{pem, runtime, token};
-use crate::CliError;
-use bgfarm_proto::client::{job_client, JobClient};
+use crate::connect::{job_client, JobClient};
+use crate::runtime::{pem, runtime, token};
+use crate::{Access, ClientError};
 use bgfarm_proto::v1;
 use indicatif::ProgressBar;
 use std::time::Duration;
@@ -24,51 +25,6 @@ fn is_final(state: i32) -> bool {
     )
 }
 
-pub use crate::progress::bar;
-
-/// The flags of a command that may run on a coordinator instead of in-process.
-#[derive(clap::Args, Default)]
-pub struct RemoteArgs {
-    /// Run on the coordinator at this URL (`http://host:port`) instead of
-    /// in-process; the results are bit-identical.
-    #[arg(long)]
-    pub coordinator: Option<String>,
-    /// With --coordinator: file holding the client token.
-    #[arg(long)]
-    pub token_file: Option<std::path::PathBuf>,
-    /// With an https:// --coordinator: the CA certificate (PEM) that signed its
-    /// certificate (default: the system's roots).
-    #[arg(long)]
-    pub tls_ca: Option<std::path::PathBuf>,
-}
-
-/// How a client reaches a coordinator: its token file and, for https://, the CA.
-pub struct Access {
-    pub token_file: Option<std::path::PathBuf>,
-    pub tls_ca: Option<std::path::PathBuf>,
-}
-
-impl Access {
-    /// The access of a command's `--token-file` and `--tls-ca`.
-    pub fn of(remote: &RemoteArgs) -> Access {
-        Access {
-            token_file: remote.token_file.clone(),
-            tls_ca: remote.tls_ca.clone(),
-        }
-    }
-
-    /// [`Access::of`] for a job computed with nets `net` (`--net`): workers run
-    /// the default nets only.
-    pub fn for_default_nets(net: &str, remote: &RemoteArgs) -> Result<Access, CliError> {
-        if net != "default" {
-            return Err(CliError::msg(
-                "workers run the default nets: use --net default with --coordinator",
-            ));
-        }
-        Ok(Access::of(remote))
-    }
-}
-
 /// Submits `spec` to the coordinator at `url` with `access`,
 /// follows it on `bar` (units of the job times `scale`: matches are twice the
 /// pairs) and returns the finished job and the threads of the workers alive at the
@@ -79,7 +35,7 @@ pub fn run_job(
     spec: v1::JobSpec,
     bar: &ProgressBar,
     scale: u64,
-) -> Result<(v1::GetJobResponse, usize), CliError> {
+) -> Result<(v1::GetJobResponse, usize), ClientError> {
     run_or_attach(url, access, spec, None, &mut |_| Ok(()), bar, scale)
 }
 
@@ -87,21 +43,20 @@ pub fn run_job(
 /// ID without following it: a client that keeps the next job queued behind the
 /// one it follows (then [`run_or_attach`] with that ID) leaves no worker idle
 /// between them.
-pub fn submit(url: &str, access: &Access, spec: v1::JobSpec) -> Result<u64, CliError> {
+pub fn submit(url: &str, access: &Access, spec: v1::JobSpec) -> Result<u64, ClientError> {
     let token = token(access.token_file.as_deref())?;
     let ca = pem(access.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
-        let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
+        let mut client = job_client(url, token.as_deref(), ca.as_deref())?;
         submit_on(&mut client, spec).await
     })
 }
 
 /// Submits `spec` on `client`; returns the job's ID.
-async fn submit_on(client: &mut JobClient, spec: v1::JobSpec) -> Result<u64, CliError> {
+async fn submit_on(client: &mut JobClient, spec: v1::JobSpec) -> Result<u64, ClientError> {
     Ok(client
         .submit_job(v1::SubmitJobRequest { spec: Some(spec) })
-        .await
-        .map_err(status_error)?
+        .await?
         .into_inner()
         .status
         .unwrap_or_default()
@@ -111,21 +66,24 @@ async fn submit_on(client: &mut JobClient, spec: v1::JobSpec) -> Result<u64, Cli
 /// [`run_job`], first trying to re-attach to job `attach` (a run of the same
 /// command killed while it followed the job): it is followed instead of a new
 /// submission when it exists with exactly `spec` and is not cancelled or failed.
-/// `submitted` learns the ID of a new submission before it is followed.
-pub fn run_or_attach(
+/// `submitted` learns the ID of a new submission before it is followed (e.g. to
+/// keep it in a file for the next run); its error, of the caller's type `E`, ends
+/// the run, which is why the whole run returns `E` (any error a [`ClientError`]
+/// converts into).
+pub fn run_or_attach<E: From<ClientError>>(
     url: &str,
     access: &Access,
     spec: v1::JobSpec,
     attach: Option<u64>,
-    submitted: &mut dyn FnMut(u64) -> Result<(), CliError>,
+    submitted: &mut dyn FnMut(u64) -> Result<(), E>,
     bar: &ProgressBar,
     scale: u64,
-) -> Result<(v1::GetJobResponse, usize), CliError> {
+) -> Result<(v1::GetJobResponse, usize), E> {
     let token = token(access.token_file.as_deref())?;
     let ca = pem(access.tls_ca.as_deref())?;
     runtime()?.block_on(async move {
         // The channel needs the runtime: create it inside.
-        let mut client = job_client(url, token.as_deref(), ca.as_deref()).map_err(CliError::msg)?;
+        let mut client = job_client(url, token.as_deref(), ca.as_deref())?;
         let mut id = None;
         if let Some(old) = attach {
             match client.get_job(v1::GetJobRequest { job_id: old }).await {
@@ -142,7 +100,7 @@ pub fn run_or_attach(
                     }
                 }
                 Err(e) if e.code() == tonic::Code::NotFound => {}
-                Err(e) => return Err(status_error(e)),
+                Err(e) => return Err(ClientError::from(e).into()),
             }
         }
         let id = match id {
@@ -157,16 +115,17 @@ pub fn run_or_attach(
         let last = follow(&mut client, id, bar, scale).await?;
         bar.finish_and_clear();
         if last.state != v1::JobState::Done as i32 {
-            return Err(CliError::msg(format!(
-                "job {id} {}: {}",
-                state_name(last.state),
-                last.message
-            )));
+            return Err(ClientError::JobEnded {
+                id,
+                state: state_name(last.state),
+                message: last.message,
+            }
+            .into());
         }
         let got = client
             .get_job(v1::GetJobRequest { job_id: id })
             .await
-            .map_err(status_error)?
+            .map_err(ClientError::from)?
             .into_inner();
         Ok((got, last.worker_threads as usize))
     })
@@ -179,7 +138,7 @@ async fn follow(
     id: u64,
     bar: &ProgressBar,
     scale: u64,
-) -> Result<v1::JobStatus, CliError> {
+) -> Result<v1::JobStatus, ClientError> {
     let mut errors = 0u32;
     loop {
         let err = match client.watch_job(v1::WatchJobRequest { job_id: id }).await {
@@ -208,15 +167,13 @@ async fn follow(
                     | tonic::Code::NotFound
                     | tonic::Code::PermissionDenied
             ) {
-                return Err(status_error(e.clone()));
+                return Err(ClientError::from(e.clone()));
             }
         }
         errors += 1;
         if errors > MAX_WATCH_ERRORS {
             let why = err.map_or("stream ended".to_string(), |e| e.message().to_string());
-            return Err(CliError::msg(format!(
-                "lost job {id} on the coordinator: {why}"
-            )));
+            return Err(ClientError::Lost { id, why });
         }
         tokio::time::sleep(Duration::from_millis(500 * u64::from(errors.min(10)))).await;
     }
@@ -231,9 +188,4 @@ pub fn state_name(state: i32) -> String {
                 .to_lowercase()
         })
         .unwrap_or_else(|_| format!("unknown({state})"))
-}
-
-/// A gRPC failure as a one-line error.
-pub fn status_error(s: tonic::Status) -> CliError {
-    CliError::msg(format!("coordinator: {} ({:?})", s.message(), s.code()))
 }

@@ -9,8 +9,8 @@
 //! [`EvalCache`]). Each play's value is a pure function of the play, so the ranking
 //! is bit-identical with any number of threads.
 
-use crate::nets::load_evaluator;
-use crate::race_args::RaceArgs;
+use super::nets::load_evaluator;
+use super::race_args::RaceArgs;
 use crate::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::search::{

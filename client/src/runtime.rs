@@ -1,8 +1,8 @@
 //! The async runtime of the commands that talk to a coordinator, and the files
 //! they read to reach one (its TLS CA, the client token).
 
-use crate::entry::sigpipe;
-use crate::CliError;
+use crate::connect::{read_pem, read_token};
+use crate::ClientError;
 
 /// A multi-threaded tokio runtime for network I/O (trials run on rayon threads),
 /// with SIGPIPE ignored while it lives.
@@ -31,24 +31,34 @@ impl Drop for NetRuntime {
 /// The runtime of the network commands. Two I/O threads are plenty: the
 /// coordinator spends its time in sled and in short critical sections, a worker
 /// in one request at a time.
-pub fn runtime() -> Result<NetRuntime, CliError> {
+pub fn runtime() -> Result<NetRuntime, ClientError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CliError::msg(format!("cannot start the async runtime: {e}")))?;
+        .map_err(ClientError::Runtime)?;
     sigpipe(libc::SIG_IGN);
     Ok(NetRuntime(rt))
 }
 
+/// Sets the process-wide disposition of SIGPIPE: `libc::SIG_IGN` while the runtime
+/// lives, `libc::SIG_DFL` (what the binaries' entry point sets) after. A copy of
+/// the entry point's own two lines rather than a dependency on the command-line
+/// crate, which the worker does not need.
+fn sigpipe(disposition: libc::sighandler_t) {
+    // SAFETY: setting a process-wide signal disposition to SIG_IGN or SIG_DFL has no
+    // memory-safety preconditions (no handler function runs).
+    unsafe {
+        libc::signal(libc::SIGPIPE, disposition);
+    }
+}
+
 /// The PEM file at `path` (a TLS CA certificate), if one was given.
-pub fn pem(path: Option<&std::path::Path>) -> Result<Option<Vec<u8>>, CliError> {
-    path.map(|p| bgfarm_proto::client::read_pem(p).map_err(CliError::msg))
-        .transpose()
+pub fn pem(path: Option<&std::path::Path>) -> Result<Option<Vec<u8>>, ClientError> {
+    path.map(read_pem).transpose()
 }
 
 /// The token in `path`, if one was given.
-pub fn token(path: Option<&std::path::Path>) -> Result<Option<String>, CliError> {
-    path.map(|p| bgfarm_proto::client::read_token(p).map_err(CliError::msg))
-        .transpose()
+pub fn token(path: Option<&std::path::Path>) -> Result<Option<String>, ClientError> {
+    path.map(read_token).transpose()
 }
