@@ -9,8 +9,9 @@
 //! ranked at `--ply` through the move filter, as `bgfarm hint` ranks them; cube
 //! actions are valued by the cubeful lookahead of `bgfarm cube --ply` at the same
 //! depth. Units and the cube-decision rules: see `analyse/rate.rs`; statistics and
-//! thresholds: `analyse/report.rs`. Not done yet: luck per roll and the
-//! luck-adjusted result.
+//! thresholds: `analyse/report.rs`. The rates on the test matches next to GNU
+//! Backgammon's own analysis: tests/data/matches/README.md. Not done yet: luck per
+//! roll and the luck-adjusted result.
 
 mod rate;
 mod report;
