@@ -97,6 +97,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::msg(format!("{}: cannot read: {e}", args.file)))?;
     let (format, m) =
         matchfile::parse(&text).map_err(|e| CliError::msg(format!("{}: {e}", args.file)))?;
+    if let Some(g) = m
+        .games
+        .iter()
+        .find(|g| m.length > 0 && g.score.iter().any(|&s| s >= m.length))
+    {
+        let line = g.actions.first().map_or(0, |a| a.line);
+        return Err(CliError::msg(format!(
+            "{}: line {line}: game {} starts after the {}-point match was won",
+            args.file, g.number, m.length
+        )));
+    }
     let met = if m.length > 0 {
         Some(load_table(&args.met)?)
     } else {

@@ -200,3 +200,75 @@ impl Match {
         at_one(score) && !won(score) && !previous.is_some_and(at_one)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAT: &str = " 0 point match
+
+ Game 1
+ Alice Smith : 0                Bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2)  Doubles => 2                Drops
+      Wins 1 point
+";
+
+    const SGF: &str = "(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[Alice Smith]PB[Bob]\
+RE[W+1]C[a \\] in a comment]
+;W[31hefe];B[42qusu];W[double];B[drop])";
+
+    #[test]
+    fn a_money_game_in_both_formats() {
+        let (f1, a) = parse(MAT).unwrap();
+        let (f2, b) = parse(SGF).unwrap();
+        assert_eq!((f1, f2), (Format::Mat, Format::Sgf));
+        assert_eq!(a.players, ["Alice Smith".to_string(), "Bob".to_string()]);
+        assert_eq!((a.length, b.length), (0, 0));
+        let strip = |m: &Match| -> Vec<_> {
+            m.games[0]
+                .actions
+                .iter()
+                .map(|x| (x.player, x.position, x.kind, x.cube))
+                .collect()
+        };
+        assert_eq!(strip(&a), strip(&b));
+        assert_eq!(strip(&a).len(), 4);
+        let end = Some(GameEnd::Dropped {
+            winner: 0,
+            points: 1,
+        });
+        assert_eq!((a.games[0].end, b.games[0].end), (end, end));
+    }
+
+    #[test]
+    fn refusals_name_the_line() {
+        let out_of_turn = MAT.replace(
+            "  2)  Doubles => 2                Drops",
+            "  2)                             Doubles => 2",
+        );
+        let e = parse(&out_of_turn).unwrap_err();
+        assert_eq!(e.line, 6, "{e}");
+        let e = parse(&SGF.replace("W[double];B[drop]", "B[take]")).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        let e = parse(&SGF.replace("GM[6]", "GM[1]")).unwrap_err();
+        assert_eq!(e.line, 1, "{e}");
+        let e = parse(&SGF.replace("W[31hefe]", "W[31hefd]")).unwrap_err();
+        assert!(e.message.contains("illegal"), "{e}");
+    }
+
+    #[test]
+    fn crawford_game() {
+        let m = Match {
+            players: Default::default(),
+            length: 5,
+            crawford_rule: true,
+            jacoby: false,
+            games: Vec::new(),
+        };
+        assert!(m.is_crawford([4, 2], Some([3, 2])));
+        assert!(!m.is_crawford([4, 3], Some([4, 2])));
+        assert!(!m.is_crawford([3, 3], Some([3, 2])));
+        assert!(m.is_crawford([1, 4], None));
+    }
+}
