@@ -9,7 +9,15 @@ use common::{bgfarm, commands};
 #[test]
 fn help_lists_no_research_command() {
     let top = commands(&["--help"]);
-    for user in ["eval", "hint", "rollout", "match-sim", "bench", "serve"] {
+    for user in [
+        "eval",
+        "hint",
+        "analyse",
+        "rollout",
+        "match-sim",
+        "bench",
+        "serve",
+    ] {
         assert!(top.iter().any(|c| c == user), "{user}: {top:?}");
     }
     for lab in ["train", "filter-study"] {

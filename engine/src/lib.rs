@@ -10,6 +10,7 @@ pub mod error;
 pub mod eval;
 pub mod ids;
 pub mod label;
+pub mod matchfile;
 pub mod matchsim;
 pub mod met;
 pub mod movegen;

@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch. Each subcommand lives in its own module; every
 //! failure on user input comes back as a [`CliError`] and leaves with exit code 2.
 
+mod analyse;
 mod bench;
 mod bench_cluster;
 mod bench_scaling;
@@ -59,6 +60,10 @@ enum Command {
     /// Rank the plays of a roll by an n-ply search with a move filter (cubeless):
     /// probabilities, equity and difference to the best, like GNU Backgammon's hint.
     Hint(hint::Args),
+    /// Analyse a recorded match (GNU Backgammon .sgf or .mat match text): every
+    /// chequer play and cube action rated at n-ply, per-player error rates (mEMG),
+    /// marked errors and eXtreme Gammon's PR.
+    Analyse(analyse::Args),
     /// Benchmarks of the cluster: coordinator capacity and scaling over workers.
     Bench(bench::Args),
     /// Play cubeless money games between two players with duplicate dice and report
@@ -102,6 +107,7 @@ pub fn run() -> Result<(), CliError> {
         Command::Met(a) => met::run(a),
         Command::Moves(a) => moves::run(a),
         Command::Hint(a) => hint::run(a),
+        Command::Analyse(a) => analyse::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::MatchSim(a) => matchsim::run(a),

@@ -1,0 +1,136 @@
+//! `bgfarm analyse` on the GNU Backgammon test matches (tests/data/matches): the
+//! text report, the JSON fields, the same decisions from the `.sgf` and the `.mat`
+//! file of one match, and a one-line refusal naming the file and line (exit code 2,
+//! nothing on stdout) for a bad file. 0-ply keeps the debug-build tests quick.
+
+mod common;
+
+use common::{bgfarm, fails, json};
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/matches/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("bgfarm-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn json_fields_and_same_decisions_in_both_formats() {
+    let sgf = json(&["analyse", &data("five-point.sgf"), "--ply", "0", "--json"]);
+    let mat = json(&["analyse", &data("five-point.mat"), "--ply", "0", "--json"]);
+    assert_eq!(sgf["format"], "sgf");
+    assert_eq!(mat["format"], "mat");
+    assert_eq!(sgf["match_length"], 5);
+    assert_eq!(sgf["games"], 6);
+    let players = sgf["players"].as_array().expect("players");
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0]["name"], "gnubg");
+    assert_eq!(players[1]["name"], "root");
+    for p in players {
+        for key in [
+            "moves",
+            "unforced",
+            "chequer_error",
+            "chequer_error_rate",
+            "cube_decisions",
+            "cube_error_rate",
+            "error_rate",
+            "pr",
+            "doubtful",
+            "bad",
+            "very_bad",
+        ] {
+            assert!(p[key].is_number(), "{key}: {p}");
+        }
+        let (unforced, moves) = (p["unforced"].as_u64(), p["moves"].as_u64());
+        assert!(unforced <= moves && unforced > Some(40), "{p}");
+        let pr = p["pr"].as_f64().unwrap_or(-1.0);
+        let rate = p["error_rate"].as_f64().unwrap_or(-1.0);
+        assert!(pr > 0.0 && (2.0 * pr - rate).abs() < 1e-9, "{p}");
+    }
+    // The three actual doubles of each side are there, with their answers.
+    let [d0, d1] = [&players[0], &players[1]].map(|p| p["doubles"].as_u64());
+    assert_eq!((d0, d1), (Some(3), Some(3)));
+    assert_eq!(
+        (players[0]["takes"].as_u64(), players[1]["drops"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let decisions = sgf["decisions"].as_array().expect("decisions");
+    let first = &decisions[0];
+    for key in [
+        "game", "move", "player", "kind", "position", "dice", "played", "best", "error",
+    ] {
+        assert!(!first[key].is_null(), "{key}: {first}");
+    }
+    assert_eq!(first["kind"], "chequer");
+    assert_eq!(first["played"], "24/18 13/9");
+    assert_eq!(first["position"], "4HPwATDgc/ABMA:cAmzAAAAAAAA");
+    for d in decisions {
+        let e = d["error"].as_f64();
+        assert!(e.is_none_or(|e| e >= 0.0), "{d}");
+        assert!(
+            d["forced"] == true || e.is_some() || d["kind"] != "chequer",
+            "{d}"
+        );
+    }
+    // The same decisions, positions, plays and errors from the match text.
+    assert_eq!(sgf["players"], mat["players"]);
+    assert_eq!(sgf["decisions"], mat["decisions"]);
+}
+
+#[test]
+fn text_report_reads_like_match_statistics() {
+    let out = bgfarm(&["analyse", &data("three-point.sgf"), "--ply", "0"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "3-point match, gnubg vs root, 2 games",
+        "Unforced moves",
+        "Error rate mEMG per unforced move",
+        "Close or actual cube decisions",
+        "Decisions marked very bad",
+        "PR (eXtreme Gammon)",
+        "Decisions marked doubtful or worse:",
+    ] {
+        assert!(text.contains(line), "{line}:\n{text}");
+    }
+}
+
+#[test]
+fn bad_files_are_refused_with_the_file_and_line() {
+    let mat = std::fs::read_to_string(data("three-point.mat")).expect("read");
+    let illegal = temp(
+        "illegal.mat",
+        &mat.replacen("52: 13/8 13/11", "52: 13/7 13/11", 1),
+    );
+    fails(
+        &["analyse", &illegal, "--ply", "0"],
+        &format!("{illegal}: line 8: illegal move"),
+    );
+    let cut: Vec<&str> = mat.lines().take(20).collect();
+    let truncated = temp("truncated.mat", &cut.join("\n"));
+    fails(&["analyse", &truncated, "--ply", "0"], "truncated");
+    fails(
+        &["analyse", &truncated, "--ply", "0"],
+        &format!("{truncated}: line "),
+    );
+    let garbage = temp("garbage.sgf", "this is not a match\n");
+    fails(&["analyse", &garbage], &format!("{garbage}: line 1:"));
+    let sgf = std::fs::read_to_string(data("five-point.sgf")).expect("read");
+    let half = temp("half.sgf", &sgf[..sgf.len() / 2]);
+    fails(&["analyse", &half, "--json"], "truncated");
+    fails(&["analyse", &data("missing.sgf")], "cannot read");
+    fails(
+        &["analyse", &data("five-point.sgf"), "--ply", "4"],
+        "--ply 4",
+    );
+}
