@@ -219,7 +219,7 @@ fn on_roll(a: &Action) -> u8 {
 }
 
 fn evaluate(
-    engine: &bgfarm_cli_common::search_args::Engine,
+    engine: &bgfarm_cli_common::engine_args::search_args::Engine,
     m: &Match,
     p: &Pending<'_>,
     ply: u8,

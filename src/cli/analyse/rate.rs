@@ -18,7 +18,7 @@
 //! took to the deepest ply; the played move is always evaluated at that ply.
 
 use super::super::cube::Setting;
-use bgfarm_cli_common::search_args::Engine;
+use bgfarm_cli_common::engine_args::search_args::Engine;
 use bgfarm_engine::cube::life::default_x;
 use bgfarm_engine::cube::lookahead::Lookahead;
 use bgfarm_engine::cube::matchplay::cubeful_mwc;
