@@ -150,6 +150,27 @@ fn targets() -> Result<Vec<Target>, CliError> {
             run: Run::Parse(parsers::fibs_board),
         },
         Target {
+            name: "sgf",
+            seeds: vec![parsers::SGF_SAMPLE.as_bytes().to_vec()],
+            dict: vec![
+                b";B[", b";W[", b"]", b"(", b")", b"RE[W+2R]", b"MI[length:5]", b"[double]",
+                b"[take]", b"[drop]", b"bar", b"\\]", b"PL[", b"999999999",
+            ],
+            run: Run::Parse(parsers::sgf),
+        },
+        Target {
+            name: "mat",
+            seeds: parsers::MAT_SAMPLES
+                .iter()
+                .map(|s| s.as_bytes().to_vec())
+                .collect(),
+            dict: vec![
+                b" point match", b"Game ", b": ", b"Doubles => 2", b"Takes", b"Drops",
+                b"Wins 1 point", b"bar/", b"/off", b"*", b"\n", b"999999999", b"Crawford",
+            ],
+            run: Run::Parse(parsers::mat),
+        },
+        Target {
             name: "job-spec",
             seeds: grpc::spec_seeds(),
             dict: vec![b"\x00", b"\xff\xff\xff\xff\x0f", b"\x08\x01", b"\x0a\x00", b"\x10\x80\x80\x80\x80\x10"],

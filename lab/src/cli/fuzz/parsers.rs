@@ -7,6 +7,7 @@ use bgfarm_engine::ids::fibs_board::{FibsBoard, FibsSide};
 use bgfarm_engine::ids::match_id::MatchState;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::ids::xgid::Xgid;
+use bgfarm_engine::matchfile::{mat, sgf};
 use bgfarm_engine::met::xml;
 use bgfarm_engine::notation::{format_move, parse_move};
 use bgfarm_engine::{Dice, Position};
@@ -103,6 +104,24 @@ pub fn fibs_board(input: &[u8]) -> bool {
     let _ = b.side_on_turn();
     true
 }
+
+/// A match file is read whole: every move checked against the move generator,
+/// the scores and the cube followed to the end.
+pub fn sgf(input: &[u8]) -> bool {
+    sgf::parse(&text(input)).is_ok()
+}
+
+pub fn mat(input: &[u8]) -> bool {
+    mat::parse(&text(input)).is_ok()
+}
+
+/// The corpus of the match readers: two matches GNU Backgammon saved and exported
+/// (tests/data/matches/).
+pub const SGF_SAMPLE: &str = include_str!("../../../../tests/data/matches/five-point.sgf");
+pub const MAT_SAMPLES: [&str; 2] = [
+    include_str!("../../../../tests/data/matches/three-point.mat"),
+    include_str!("../../../../tests/data/matches/five-point.mat"),
+];
 
 pub const MET_SAMPLE: &str = r#"<?xml version="1.0" encoding="ISO-8859-1" ?>
 <met>
