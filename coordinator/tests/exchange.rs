@@ -10,86 +10,13 @@ use bgfarm_engine::rollout::{
 };
 use bgfarm_engine::Position;
 use bgfarm_proto::convert::{plan_to_wire, stats_from_wire, stats_to_wire};
-use bgfarm_proto::{v1, PROTOCOL_VERSION};
+use bgfarm_proto::v1;
 use bgfarm_storage::Store;
 use tonic::Code;
 
-struct TempDir(std::path::PathBuf);
+mod common;
 
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn spec(trials: u64) -> v1::JobSpec {
-    let job = RolloutJob {
-        candidates: vec![Candidate::position(Position::STARTING)],
-        seed: 1,
-        settings: TrialSettings::default(),
-    };
-    let plan = RolloutPlan {
-        job,
-        trials,
-        batch: 36,
-        stop: StopRules::default(),
-    };
-    plan_to_wire(&plan, "fp")
-}
-
-/// Plausible statistics of `n` trials all worth `x`.
-fn stats(n: u64, x: f64) -> v1::BatchStats {
-    let mut s = RolloutStats::new(1);
-    for _ in 0..n {
-        for k in 0..OUTPUTS {
-            s.per_candidate[0][k].add(x);
-        }
-    }
-    stats_to_wire(&s)
-}
-
-fn register(core: &Core) -> String {
-    let req = v1::RegisterRequest {
-        protocol_version: PROTOCOL_VERSION,
-        fingerprint: "fp".into(),
-        threads: 2,
-        user_agent: "test".into(),
-    };
-    core.register(req).expect("register").worker_id
-}
-
-fn result(job: u64, batch: u64, s: v1::BatchStats) -> v1::BatchResult {
-    v1::BatchResult {
-        batch: Some(v1::BatchRef {
-            job_id: job,
-            batch_index: batch,
-        }),
-        stats: Some(s),
-        ..Default::default()
-    }
-}
-
-async fn exchange(
-    core: &Core,
-    w: &str,
-    results: Vec<v1::BatchResult>,
-    want: u32,
-) -> v1::ExchangeResponse {
-    let req = v1::ExchangeRequest {
-        worker_id: w.into(),
-        results,
-        want,
-        released: vec![],
-    };
-    core.exchange(req).await.expect("exchange")
-}
-
-fn verdicts(r: &v1::ExchangeResponse) -> Vec<v1::ResultVerdict> {
-    r.acks
-        .iter()
-        .map(|a| v1::ResultVerdict::try_from(a.verdict).unwrap_or_default())
-        .collect()
-}
+use common::{exchange, register, result, spec, stats, verdicts, TempDir};
 
 #[tokio::test]
 async fn results_are_idempotent_validated_and_durable() {
