@@ -381,6 +381,14 @@ fn match_aware_chequer_play_is_reported_and_the_default_is_unchanged() {
     let aware = result_of(sim(&["--chequer", "match", "--luck"]));
     assert_eq!(aware["chequer"], "match");
     assert_eq!(aware["matches"], 12);
+    // Each side by its own model: the money side no longer plays by the score.
+    let mut own = result_of(sim(&["--chequer", "own", "--luck"]));
+    assert_eq!(own["chequer"], "own");
+    let mut aware = aware;
+    for v in [&mut own, &mut aware] {
+        v.as_object_mut().map(|o| o.remove("chequer"));
+    }
+    assert_ne!(own, aware, "the money side plays other chequers");
     fails(
         &[
             "match-sim",
@@ -441,6 +449,13 @@ fn match_vs_money_study_writes_its_report() {
         "{txt}"
     );
     assert!(txt.contains("chequer play match"), "{txt}");
+    // Without --chequer the study plays each side by its own model.
+    let own_dir = out_dir("study_mvm_own");
+    let od = own_dir.to_string_lossy().to_string();
+    let own_args = study_mvm(&od, &[]);
+    succeeds(&own_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let own_txt = std::fs::read_to_string(own_dir.join("match_vs_money.txt")).expect("txt");
+    assert!(own_txt.contains("chequer play own"), "{own_txt}");
     let svg = std::fs::read_to_string(dir.join("match_vs_money.svg")).expect("svg");
     assert_eq!(svg.matches("<circle").count(), 4);
     // The same command again: the same files (no timing in them).

@@ -105,6 +105,7 @@ fn chequer_to_wire(c: ChequerPlay) -> v1::ChequerPlay {
     match c {
         ChequerPlay::Cubeless => v1::ChequerPlay::Cubeless,
         ChequerPlay::Match => v1::ChequerPlay::Match,
+        ChequerPlay::Own => v1::ChequerPlay::Own,
     }
 }
 
@@ -114,6 +115,7 @@ fn chequer_from_wire(n: i32) -> Result<ChequerPlay, Invalid> {
     match v1::ChequerPlay::try_from(n) {
         Ok(v1::ChequerPlay::Cubeless) => Ok(ChequerPlay::Cubeless),
         Ok(v1::ChequerPlay::Match) => Ok(ChequerPlay::Match),
+        Ok(v1::ChequerPlay::Own) => Ok(ChequerPlay::Own),
         Err(_) => Err(invalid(format!("unknown chequer play {n}"))),
     }
 }

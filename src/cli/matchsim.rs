@@ -139,7 +139,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let a = CubeStrategy::parse(&args.a)?;
     let b = CubeStrategy::parse(&args.b)?;
-    let chequer = args.sim.chequer()?;
+    let chequer = args.sim.chequer(ChequerPlay::Cubeless)?;
     let pool = pool(args.sim.threads)?;
     let plan = SimPlan {
         a,

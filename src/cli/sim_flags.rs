@@ -18,21 +18,26 @@ pub struct SimFlags {
     /// Chequer player's nets: `default`, a .safetensors bundle or a directory.
     #[arg(long, default_value = "default")]
     pub net: String,
-    /// Chequer play: `cubeless` (the best cubeless equity, whatever the score) or
+    /// Chequer play: `cubeless` (the best cubeless equity, whatever the score),
     /// `match` (the best cubeful match-winning chance at the score and cube, with the
     /// mover's cube life index: gammons count only as much as the score makes them
-    /// worth).
-    #[arg(long, default_value = "cubeless")]
-    pub chequer: String,
+    /// worth) or `own` (each side by its own cube model: a money model by money
+    /// cubeful equity, blind to the score; a match-aware one as `match`). Default:
+    /// `own` for `study match-vs-money`, else `cubeless`.
+    #[arg(long)]
+    pub chequer: Option<String>,
     /// Worker threads (default: one per core). Does not change the results.
     #[arg(long)]
     pub threads: Option<usize>,
 }
 
 impl SimFlags {
-    /// The chequer play of `--chequer`.
-    pub fn chequer(&self) -> Result<ChequerPlay, CliError> {
-        ChequerPlay::parse(&self.chequer).map_err(|e| CliError::msg(format!("--chequer: {e}")))
+    /// The chequer play of `--chequer`, else the command's `default`.
+    pub fn chequer(&self, default: ChequerPlay) -> Result<ChequerPlay, CliError> {
+        match &self.chequer {
+            Some(c) => ChequerPlay::parse(c).map_err(|e| CliError::msg(format!("--chequer: {e}"))),
+            None => Ok(default),
+        }
     }
 
     /// The table of `--met` (measuring the gammon rate on `pool` where asked).

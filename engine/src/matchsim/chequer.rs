@@ -12,8 +12,15 @@
 //!   equity (Jacoby rule included). So at 2-away/1-away (post-Crawford, cube 2 for
 //!   the trailer) or in a double-match-point game a gammon is worth nothing and the
 //!   play that wins most often is chosen, where the cubeless player would go for the
-//!   gammon. Both seats use it; with equal `x` (the match-versus-money study) they
-//!   play their chequers alike and differ only in their cube decisions.
+//!   gammon. Both seats use it; with equal `x` they play their chequers alike and
+//!   differ only in their cube decisions.
+//! - [`ChequerPlay::Own`]: each seat by its own cube model, as in Mark Higgins's
+//!   match-versus-money experiment: a match-unaware model (money Janowski, capped or
+//!   not) picks the play with the best money cubeful equity at the cube, blind to the
+//!   score, gammons worth their money value; a match-aware model (match Janowski, the
+//!   jump model) plays as [`ChequerPlay::Match`]. In money play it is
+//!   [`ChequerPlay::Match`]. The default of `study match-vs-money`, where `match`
+//!   would give the money player the score it is meant not to see.
 //!
 //! A play that ends the game is valued exactly (its cubeless value: the outcome is
 //! certain, so no cube life applies). Ties keep the first play in generation order,
@@ -35,28 +42,34 @@ pub enum ChequerPlay {
     Cubeless,
     /// Best cubeful match-winning chance (money play: cubeful equity) for the mover.
     Match,
+    /// Each seat by its own cube model: money models by money cubeful equity,
+    /// match-aware ones by match-winning chance (module docs).
+    Own,
 }
 
 impl ChequerPlay {
     /// Both rules, in wire order.
-    pub const ALL: [ChequerPlay; 2] = [ChequerPlay::Cubeless, ChequerPlay::Match];
+    pub const ALL: [ChequerPlay; 3] = [ChequerPlay::Cubeless, ChequerPlay::Match, ChequerPlay::Own];
 
     /// The name on the command line and in reports.
     pub fn as_str(self) -> &'static str {
         match self {
             ChequerPlay::Cubeless => "cubeless",
             ChequerPlay::Match => "match",
+            ChequerPlay::Own => "own",
         }
     }
 
-    /// Parses `cubeless` or `match`.
+    /// Parses `cubeless`, `match` or `own`.
     pub fn parse(text: &str) -> Result<ChequerPlay, ParseError> {
         let t = text.trim();
         ChequerPlay::ALL
             .into_iter()
             .find(|c| c.as_str().eq_ignore_ascii_case(t))
             .ok_or_else(|| {
-                ParseError::new(format!("unknown chequer play {t:?}: use cubeless or match"))
+                ParseError::new(format!(
+                    "unknown chequer play {t:?}: use cubeless, match or own"
+                ))
             })
     }
 
@@ -66,7 +79,18 @@ impl ChequerPlay {
     pub fn value(self, spot: &CubeSpot<'_>, model: CubeModel, probs: &Probs) -> f64 {
         match self {
             ChequerPlay::Cubeless => f64::from(probs.equity()),
-            ChequerPlay::Match => {
+            ChequerPlay::Own if !match_aware(model) => {
+                // Score-blind: the money value of the play at the cube as it stands.
+                let money = match *spot {
+                    CubeSpot::Match { cube, .. } => CubeSpot::Money {
+                        cube,
+                        jacoby: false,
+                    },
+                    money => money,
+                };
+                ChequerPlay::Match.value(&money, model, probs)
+            }
+            ChequerPlay::Match | ChequerPlay::Own => {
                 let odds = GameOdds::from_probs(probs);
                 let (x, capped) = cube_life(model);
                 // A finished game: its outcome is certain, no cube life applies.
@@ -84,6 +108,17 @@ impl ChequerPlay {
                 }
             }
         }
+    }
+}
+
+/// Whether a model reads the score (the match table), so plays by its seat under
+/// [`ChequerPlay::Own`] value match-winning chances.
+fn match_aware(model: CubeModel) -> bool {
+    match model {
+        CubeModel::JanowskiMoney { .. } | CubeModel::JanowskiCapped { .. } => false,
+        CubeModel::JanowskiMatch { .. }
+        | CubeModel::JanowskiMatchCapped { .. }
+        | CubeModel::Jump { .. } => true,
     }
 }
 
@@ -122,7 +157,7 @@ mod tests {
         }
         assert_eq!(ChequerPlay::parse(" Match ").unwrap(), ChequerPlay::Match);
         assert!(ChequerPlay::parse("cubeful")
-            .is_err_and(|e| e.to_string().contains("cubeless or match")));
+            .is_err_and(|e| e.to_string().contains("cubeless, match or own")));
     }
 
     #[test]
@@ -168,6 +203,43 @@ mod tests {
         };
         let m = ChequerPlay::Match;
         assert!(m.value(&long, model, &bold) > m.value(&long, model, &safe));
+    }
+
+    /// `own` at double match point (1-away/1-away): the match-aware seat counts
+    /// only wins and plays safe (0.62 against 0.58), the money seat values the
+    /// gammons as money does. Cubeless money equities by hand: safe 2(0.62) - 1 =
+    /// +0.24, bold 2(0.58) - 1 + 0.20 - 0.05 = +0.31, so it plays bold; its value
+    /// is exactly the money cubeful equity at the same cube, score unseen. In money
+    /// play `own` is `match` for every model.
+    #[test]
+    fn own_plays_each_seat_by_its_model() {
+        let safe = probs([0.62, 0.0, 0.0, 0.0, 0.0]);
+        let bold = probs([0.58, 0.20, 0.0, 0.05, 0.0]);
+        let met = MatchEquityTable::kazaross_xg2();
+        let dmp = CubeSpot::Match {
+            cube: Cube::INITIAL,
+            score: MatchScore::new(1, 1, false).unwrap(),
+            met: &met,
+        };
+        let money = CubeSpot::Money {
+            cube: Cube::INITIAL,
+            jacoby: false,
+        };
+        let own = ChequerPlay::Own;
+        let aware = CubeModel::JanowskiMatchCapped { x: 0.7 };
+        let blind = CubeModel::JanowskiCapped { x: 0.7 };
+        assert!(own.value(&dmp, aware, &safe) > own.value(&dmp, aware, &bold));
+        assert!(own.value(&dmp, blind, &bold) > own.value(&dmp, blind, &safe));
+        for p in [safe, bold] {
+            let m = ChequerPlay::Match;
+            assert_eq!(own.value(&dmp, aware, &p), m.value(&dmp, aware, &p));
+            assert_eq!(own.value(&dmp, blind, &p), m.value(&money, blind, &p));
+            for model in [aware, blind, CubeModel::Jump { sigma: 0.1 }] {
+                assert_eq!(own.value(&money, model, &p), m.value(&money, model, &p));
+            }
+        }
+        assert!(!match_aware(blind) && !match_aware(CubeModel::JanowskiMoney { x: 0.5 }));
+        assert!(match_aware(aware) && match_aware(CubeModel::Jump { sigma: 0.1 }));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::runner::run_cells;
 use super::values::{stats_csv, value, STATS_CSV_HEADER};
 use super::{parse_xs, sim_plan, strategy, table, write_report, Common};
 use crate::cli::CliError;
-use bgfarm_engine::matchsim::{SimStats, StudyCell};
+use bgfarm_engine::matchsim::{ChequerPlay, SimStats, StudyCell};
 use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
 
@@ -45,7 +45,7 @@ pub fn run(
     } else {
         ("cube-life", "cube_life")
     };
-    let (met, chequer) = table(c)?;
+    let (met, chequer) = table(c, ChequerPlay::Cubeless)?;
     let b = strategy(model, baseline)?;
     // The grid is length-major: the x values cycle within each length.
     let mut grid = Vec::new();

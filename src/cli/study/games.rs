@@ -4,7 +4,7 @@
 use super::runner::run_cells;
 use super::{parse_lengths, parse_xs, sim_plan, strategy, table, write_report, GamesArgs};
 use crate::cli::CliError;
-use bgfarm_engine::matchsim::{SimStats, StudyCell};
+use bgfarm_engine::matchsim::{ChequerPlay, SimStats, StudyCell};
 use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
 
@@ -15,7 +15,7 @@ pub fn run(a: &GamesArgs) -> Result<(), CliError> {
     }
     let xs = parse_xs(&a.x)?;
     let c = &a.common;
-    let (met, chequer) = table(c)?;
+    let (met, chequer) = table(c, ChequerPlay::Cubeless)?;
     let mut cells = Vec::new();
     for &length in &lengths {
         for &x in &xs {

@@ -18,7 +18,7 @@ use super::runner::run_cells;
 use super::values::{stats_csv, value, STATS_CSV_HEADER};
 use super::{parse_lengths, parse_xs, sim_plan, table, write_report, Common};
 use crate::cli::CliError;
-use bgfarm_engine::matchsim::{CubeStrategy, SimStats, StudyCell};
+use bgfarm_engine::matchsim::{ChequerPlay, CubeStrategy, SimStats, StudyCell};
 use bgfarm_engine::met::MAX_AWAY;
 use bgfarm_report::svg::{chart, Series};
 use std::fmt::Write as _;
@@ -184,7 +184,7 @@ pub fn report(args: &MatchVsMoneyArgs, cells: &[Cell], stats: &[SimStats], what:
 pub fn run(args: &MatchVsMoneyArgs) -> Result<(), CliError> {
     let cells = cells(args)?;
     let c = &args.common;
-    let (met, chequer) = table(c)?;
+    let (met, chequer) = table(c, ChequerPlay::Own)?;
     let study: Vec<StudyCell> = cells
         .iter()
         .map(|k| StudyCell {
@@ -226,7 +226,7 @@ mod tests {
                 sim: SimFlags {
                     met: "kazaross-xg2".into(),
                     net: "default".into(),
-                    chequer: "cubeless".into(),
+                    chequer: Some("cubeless".into()),
                     threads: None,
                 },
                 remote: RemoteArgs::default(),

@@ -236,14 +236,15 @@ fn strategy(model: &str, x: f64) -> Result<CubeStrategy, CliError> {
 }
 
 /// The table of a study's cells, once `--matches` is checked.
-fn table(c: &Common) -> Result<(MatchEquityTable, ChequerPlay), CliError> {
+/// The table and the chequer play of a study (`chequer`: its default).
+fn table(c: &Common, chequer: ChequerPlay) -> Result<(MatchEquityTable, ChequerPlay), CliError> {
     if c.matches < 2 || c.matches & 1 == 1 {
         return Err(CliError::msg(format!(
             "--matches must be even and at least 2 (duplicate pairs), got {}",
             c.matches
         )));
     }
-    Ok((c.sim.table(&pool(c.sim.threads)?)?, c.sim.chequer()?))
+    Ok((c.sim.table(&pool(c.sim.threads)?)?, c.sim.chequer(chequer)?))
 }
 
 /// A cell's plan: A, B and the length with the shared options.
