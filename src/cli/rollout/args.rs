@@ -5,7 +5,13 @@ use bgfarm_client::RemoteArgs;
 #[derive(clap::Args)]
 pub struct Args {
     /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
-    pub position: String,
+    #[arg(required_unless_present = "positions")]
+    pub position: Option<String>,
+    /// Roll out every position of FILE as one job instead: one line each, `POSITION
+    /// [DICE [MOVES]]` (MOVES as --moves), `#` for comments; one table per line, or
+    /// one JSON object with a `positions` array. Cubeless.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "dice", "cubeful", "match_id", "jacoby"])]
+    pub positions: Option<std::path::PathBuf>,
     /// Roll out the moves of this roll instead of the position before the roll.
     #[arg(long)]
     pub dice: Option<String>,

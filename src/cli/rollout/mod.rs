@@ -9,6 +9,7 @@ mod args;
 mod finished;
 mod local;
 mod plan;
+mod positions;
 mod query;
 mod remote;
 mod report;
@@ -29,7 +30,11 @@ use bgfarm_engine::Dice;
 use std::time::Instant;
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let input = parse_position(&args.position)?;
+    if let Some(path) = &args.positions {
+        return run_positions(&args, path);
+    }
+    let typed = args.position.as_deref().unwrap_or_default();
+    let input = parse_position(typed)?;
     if input.position.game_over() {
         return Err(CliError::msg(
             "the game in this position is over: nothing to roll out",
@@ -42,25 +47,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let plan = plan::build(&args, &input, &eval, dice)?;
     let fp = fingerprint(&eval).to_string();
-    let spec = query::wire_spec(&plan, &fp, &args.position, &input, dice);
+    let spec = query::wire_spec(&plan, &fp, typed, &input, dice);
     let start = Instant::now();
-    let (total, threads) = match &args.remote.coordinator {
-        Some(url) => remote::run_remote(url, &args, &plan, spec)?,
-        None => {
-            let pool = pool(args.threads)?;
-            let mut store = match &args.data {
-                Some(dir) => Some(LocalStore::open(dir, spec, &fp, plan.batches())?),
-                None => None,
-            };
-            let total = local::run_local(&plan, &eval, &pool, args.json, store.as_mut())?;
-            if let Some(s) = store {
-                s.finish()?;
-            }
-            (total, pool.current_num_threads())
-        }
-    };
+    let (total, threads) = execute(&args, &plan, spec, &eval, &fp)?;
     let run = Finished {
-        position: &args.position,
+        position: typed,
         job: &plan.job,
         total: &total,
         dice,
@@ -68,4 +59,43 @@ pub fn run(args: Args) -> Result<(), CliError> {
         timing: Some((start.elapsed().as_secs_f64(), threads)),
     };
     report::report(args.json, &run)
+}
+
+/// `--positions FILE`: every line's candidates as one job ([`positions`]).
+fn run_positions(args: &Args, path: &std::path::Path) -> Result<(), CliError> {
+    let lines = positions::read(path)?;
+    let eval = load_evaluator(&args.net)?;
+    let (plan, ranges) = positions::build(args, &lines, &eval, path)?;
+    let fp = fingerprint(&eval).to_string();
+    let spec = bgfarm_proto::convert::plan_to_wire(&plan, &fp);
+    let start = Instant::now();
+    let (total, threads) = execute(args, &plan, spec, &eval, &fp)?;
+    let timing = (start.elapsed().as_secs_f64(), threads);
+    positions::report(args.json, &lines, &ranges, &plan.job, &total, &fp, timing)
+}
+
+/// Runs `plan` on the coordinator of `--coordinator`, or embedded (with the
+/// `--data` store, if any); the statistics and the threads that ran them.
+fn execute(
+    args: &Args,
+    plan: &bgfarm_engine::rollout::RolloutPlan,
+    spec: bgfarm_proto::v1::JobSpec,
+    eval: &bgfarm_engine::eval::neural::NeuralEvaluator<'_>,
+    fp: &str,
+) -> Result<(bgfarm_engine::rollout::RolloutStats, usize), CliError> {
+    match &args.remote.coordinator {
+        Some(url) => remote::run_remote(url, args, plan, spec),
+        None => {
+            let pool = pool(args.threads)?;
+            let mut store = match &args.data {
+                Some(dir) => Some(LocalStore::open(dir, spec, fp, plan.batches())?),
+                None => None,
+            };
+            let total = local::run_local(plan, eval, &pool, args.json, store.as_mut())?;
+            if let Some(s) = store {
+                s.finish()?;
+            }
+            Ok((total, pool.current_num_threads()))
+        }
+    }
 }

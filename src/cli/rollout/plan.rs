@@ -24,7 +24,8 @@ pub fn build(
     eval: &NeuralEvaluator<'_>,
     dice: Option<Dice>,
 ) -> Result<RolloutPlan, CliError> {
-    let luck = luck(args)?;
+    // The luck flags first: their errors come before any other.
+    luck(args)?;
     let pos = input.position;
     let cube = cube_setup(args, input)?;
     let mut candidates = build_candidates(eval, &pos, dice, &args.moves)?;
@@ -44,16 +45,7 @@ pub fn build(
             c.rules
         }
     });
-    let settings = TrialSettings {
-        luck,
-        truncate: args.truncate,
-        bearoff_truncation: !args.no_bearoff_truncation,
-        cube: rules,
-        chequer_ply: args.ply,
-        opponent_ply: args.opponent_ply.filter(|&p| p != args.ply),
-        cube_ply: args.cube_ply,
-        late: args.late_from.zip(args.late_ply),
-    };
+    let settings = settings(args, rules)?;
     let plan = RolloutPlan {
         job: RolloutJob {
             candidates,
@@ -71,6 +63,20 @@ pub fn build(
     Ok(plan)
 }
 
+/// How the trials are played: the flags, with the cube `rules` of a cubeful rollout.
+pub(super) fn settings(args: &Args, rules: Option<CubeRules>) -> Result<TrialSettings, CliError> {
+    Ok(TrialSettings {
+        luck: luck(args)?,
+        truncate: args.truncate,
+        bearoff_truncation: !args.no_bearoff_truncation,
+        cube: rules,
+        chequer_ply: args.ply,
+        opponent_ply: args.opponent_ply.filter(|&p| p != args.ply),
+        cube_ply: args.cube_ply,
+        late: args.late_from.zip(args.late_ply),
+    })
+}
+
 /// The luck estimate of `--vr` and `--luck`.
 fn luck(args: &Args) -> Result<Luck, CliError> {
     match (args.vr.as_str(), args.luck.as_str()) {
@@ -85,7 +91,7 @@ fn luck(args: &Args) -> Result<Luck, CliError> {
 }
 
 /// The candidates: the position itself, or the chosen moves of `dice`.
-fn build_candidates(
+pub(super) fn build_candidates(
     eval: &NeuralEvaluator<'_>,
     pos: &Position,
     dice: Option<Dice>,
@@ -159,7 +165,7 @@ fn cube_setup(args: &Args, input: &PositionInput) -> Result<Option<CubeSetup>, C
         return Ok(None);
     }
     let s = crate::cli::cube::setting_from(
-        &args.position,
+        args.position.as_deref().unwrap_or_default(),
         args.match_id.as_deref(),
         input.match_state,
     )?;

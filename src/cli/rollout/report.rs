@@ -9,8 +9,9 @@ use bgfarm_engine::rollout::{CubeRules, Luck, RolloutJob};
 use bgfarm_report::rollout_rows::{cube_decision, ranked, JsonCandidate, JsonCubeDecision};
 use serde::Serialize;
 
+/// One rollout as `--json` prints it.
 #[derive(Serialize)]
-struct JsonOut {
+pub struct JsonOut {
     position: String,
     dice: Option<[u8; 2]>,
     candidates: Vec<JsonCandidate>,
@@ -77,6 +78,14 @@ pub fn match_score(job: &RolloutJob, moves: bool) -> Option<[u32; 2]> {
 
 /// Prints the results of `run` as one JSON object (`json`) or a table.
 pub fn report(json: bool, run: &Finished<'_>) -> Result<(), CliError> {
+    if let Some(out) = report_value(json, run)? {
+        println!("{}", serde_json::to_string(&out)?);
+    }
+    Ok(())
+}
+
+/// Prints the table of `run` (and returns `None`), or returns its JSON object.
+pub fn report_value(json: bool, run: &Finished<'_>) -> Result<Option<JsonOut>, CliError> {
     let job = run.job;
     let rows = ranked(job, run.total);
     let decision = cube_decision(job, &rows, run.dice);
@@ -88,7 +97,7 @@ pub fn report(json: bool, run: &Finished<'_>) -> Result<(), CliError> {
             decision,
         };
         print_table(&rows, &summary);
-        return Ok(());
+        return Ok(None);
     }
     let out = JsonOut {
         position: run.position.trim().to_string(),
@@ -99,6 +108,5 @@ pub fn report(json: bool, run: &Finished<'_>) -> Result<(), CliError> {
         settings: json_settings(job, match_score),
         cube_decision: decision,
     };
-    println!("{}", serde_json::to_string(&out)?);
-    Ok(())
+    Ok(Some(out))
 }

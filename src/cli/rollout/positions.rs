@@ -1,0 +1,169 @@
+//! `bgfarm rollout --positions FILE`: a list of positions rolled out as one job.
+//!
+//! Each line of FILE is `POSITION [DICE [MOVES]]`: a position ID (optionally
+//! `ID:MATCHID`) or an XGID, then optionally a roll whose moves are rolled out
+//! (MOVES: `all`, `top:N` or moves in notation separated by commas, as `--moves`;
+//! `--moves` when left out). Empty lines and lines starting with `#` are skipped.
+//! Every line's candidates go into one rollout job, so a cluster spreads the whole
+//! list over its workers, and the job is stored, resumable and extendable like any
+//! rollout (its memo identity is its candidates and settings). The report prints one
+//! table per line, or one JSON object with a `positions` array. Cubeless only: the
+//! lines' scores and cubes could differ, and a job has one set of cube rules.
+
+use super::args::Args;
+use super::finished::Finished;
+use super::plan::{build_candidates, settings};
+use super::report::{report_value, JsonOut};
+use crate::cli::input::{parse_position, PositionInput};
+use crate::cli::plan_errors::rollout_flag_error;
+use crate::cli::CliError;
+use bgfarm_engine::eval::neural::NeuralEvaluator;
+use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules};
+use bgfarm_engine::Dice;
+use std::ops::Range;
+use std::path::Path;
+
+/// One line of the file.
+pub struct Line {
+    /// The position as written.
+    pub typed: String,
+    pub input: PositionInput,
+    pub dice: Option<Dice>,
+    pub moves: Option<String>,
+    /// Its line number in the file.
+    pub number: usize,
+}
+
+/// Reads the positions file; an error names the file and the line.
+pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let at = |e: &dyn std::fmt::Display| {
+            CliError::msg(format!("{}: line {}: {e}", path.display(), i + 1))
+        };
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let mut parts = raw.splitn(3, char::is_whitespace);
+        let typed = parts.next().unwrap_or_default().to_string();
+        let input = parse_position(&typed).map_err(|e| at(&e))?;
+        if input.position.game_over() {
+            return Err(at(&"the game in this position is over"));
+        }
+        let dice = match parts.next().map(str::trim).filter(|d| !d.is_empty()) {
+            Some(d) => Some(Dice::parse(d).map_err(|e| at(&e))?),
+            None => None,
+        };
+        let moves = parts
+            .next()
+            .map(|m| m.trim().to_string())
+            .filter(|m| !m.is_empty());
+        lines.push(Line {
+            typed,
+            input,
+            dice,
+            moves,
+            number: i + 1,
+        });
+    }
+    if lines.is_empty() {
+        return Err(CliError::msg(format!(
+            "{}: no position in the file",
+            path.display()
+        )));
+    }
+    Ok(lines)
+}
+
+/// The plan of all lines, and which candidates belong to each line.
+pub fn build(
+    args: &Args,
+    lines: &[Line],
+    eval: &NeuralEvaluator<'_>,
+    path: &Path,
+) -> Result<(RolloutPlan, Vec<Range<usize>>), CliError> {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut ranges = Vec::new();
+    for line in lines {
+        let moves = line.moves.as_deref().unwrap_or(&args.moves);
+        let mut these = build_candidates(eval, &line.input.position, line.dice, moves)
+            .map_err(|e| CliError::msg(format!("{}: line {}: {e}", path.display(), line.number)))?;
+        if line.dice.is_none() {
+            these[0].label = Some(format!("line {}", line.number));
+        }
+        let start = candidates.len();
+        candidates.extend(these);
+        ranges.push(start..candidates.len());
+    }
+    let plan = RolloutPlan {
+        job: RolloutJob {
+            candidates,
+            seed: args.seed,
+            settings: settings(args, None)?,
+        },
+        trials: args.trials,
+        batch: args.batch,
+        stop: StopRules {
+            se_target: args.se_target,
+            jsd: args.jsd.then_some((args.jsd_min, args.jsd_k)),
+        },
+    };
+    plan.validate().map_err(rollout_flag_error)?;
+    Ok((plan, ranges))
+}
+
+/// Prints one table per line, or one JSON object `{"positions": [...]}` holding
+/// each line's rollout as `bgfarm rollout --json` prints it.
+pub fn report(
+    json: bool,
+    lines: &[Line],
+    ranges: &[Range<usize>],
+    job: &RolloutJob,
+    total: &RolloutStats,
+    fingerprint: &str,
+    timing: (f64, usize),
+) -> Result<(), CliError> {
+    let mut values = Vec::new();
+    for (line, range) in lines.iter().zip(ranges) {
+        let part = RolloutJob {
+            candidates: job.candidates[range.clone()].to_vec(),
+            seed: job.seed,
+            settings: job.settings,
+        };
+        let stats = RolloutStats {
+            per_candidate: total.per_candidate[range.clone()].to_vec(),
+        };
+        let run = Finished {
+            position: &line.typed,
+            job: &part,
+            total: &stats,
+            dice: line.dice,
+            fingerprint,
+            timing: (!json).then_some(timing),
+        };
+        match report_value(json, &run)? {
+            Some(v) => values.push(v),
+            None => println!(),
+        }
+    }
+    if json {
+        let out = PositionsOut {
+            positions: values,
+            seconds: timing.0,
+            threads: timing.1,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    }
+    Ok(())
+}
+
+/// `--positions ... --json`: every line's rollout, and how the job ran.
+#[derive(serde::Serialize)]
+struct PositionsOut {
+    positions: Vec<JsonOut>,
+    seconds: f64,
+    threads: usize,
+}
