@@ -46,6 +46,15 @@ pub fn build(
         }
     });
     let settings = settings(args, rules)?;
+    plan_of(args, candidates, settings)
+}
+
+/// The validated plan of `candidates` with the flags' trials, batch and stop rules.
+pub(super) fn plan_of(
+    args: &Args,
+    candidates: Vec<Candidate>,
+    settings: TrialSettings,
+) -> Result<RolloutPlan, CliError> {
     let plan = RolloutPlan {
         job: RolloutJob {
             candidates,

@@ -12,13 +12,12 @@
 
 use super::args::Args;
 use super::finished::Finished;
-use super::plan::{build_candidates, settings};
+use super::plan::{build_candidates, plan_of, settings};
 use super::report::{report_value, JsonOut};
 use crate::cli::input::{parse_position, PositionInput};
-use crate::cli::plan_errors::rollout_flag_error;
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules};
+use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutPlan, RolloutStats};
 use bgfarm_engine::Dice;
 use std::ops::Range;
 use std::path::Path;
@@ -98,20 +97,7 @@ pub fn build(
         candidates.extend(these);
         ranges.push(start..candidates.len());
     }
-    let plan = RolloutPlan {
-        job: RolloutJob {
-            candidates,
-            seed: args.seed,
-            settings: settings(args, None)?,
-        },
-        trials: args.trials,
-        batch: args.batch,
-        stop: StopRules {
-            se_target: args.se_target,
-            jsd: args.jsd.then_some((args.jsd_min, args.jsd_k)),
-        },
-    };
-    plan.validate().map_err(rollout_flag_error)?;
+    let plan = plan_of(args, candidates, settings(args, None)?)?;
     Ok((plan, ranges))
 }
 
