@@ -270,6 +270,14 @@ impl Core {
         fingerprint: &str,
         accepted: &[Checked],
     ) -> Result<Vec<PutOutcome>, Status> {
+        // After a failed flush nothing written since is known to be on disk, and a
+        // result written then reads back as `Same` on its retry: no result may be
+        // acknowledged (nor folded, nor shown to a client) until a restart.
+        if !accepted.is_empty() && !self.durable.healthy() {
+            return Err(Status::unavailable(
+                "coordinator store: a flush failed; results are refused until the coordinator restarts",
+            ));
+        }
         let blobs = self.store.blobs(BlobKind::Batches);
         let outcomes = accepted
             .iter()
@@ -284,7 +292,12 @@ impl Core {
             })
             .collect::<Result<Vec<_>, _>>()
             .map_err(store_err)?;
-        if outcomes.contains(&PutOutcome::Inserted) {
+        // A `Same` result may be another exchange's insert whose flush is still to
+        // come (or failed): it is acknowledged only once that flush is done.
+        if outcomes
+            .iter()
+            .any(|o| matches!(o, PutOutcome::Inserted | PutOutcome::Same))
+        {
             self.durable
                 .sync()
                 .await

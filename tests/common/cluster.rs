@@ -82,11 +82,21 @@ pub fn serve(dir: &TempDir, extra: &[&str]) -> (Proc, String) {
 
 /// Starts `bgfarm serve --listen listen` on `dir/data`, logging to `dir/<log>.log`.
 pub fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coordinator {
+    serve_with_data(dir, &dir.0.join("data"), listen, log, extra)
+}
+
+/// [`serve_on`] with the store in `data`.
+pub fn serve_with_data(
+    dir: &TempDir,
+    data: &Path,
+    listen: &str,
+    log: &str,
+    extra: &[&str],
+) -> Coordinator {
     let log = std::fs::File::create(dir.0.join(format!("{log}.log"))).expect("log file");
-    let data = dir.0.join("data");
     let mut child = Command::new(BIN)
         .args(["serve", "--listen", listen, "--data"])
-        .arg(&data)
+        .arg(data)
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(log)
