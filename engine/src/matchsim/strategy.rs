@@ -74,10 +74,12 @@ impl CubeStrategy {
                         "bad cube strategy {t:?}: x must be 0 to 1"
                     )))
                 }
-                "sigma" if (0.0..=MAX_SIGMA).contains(&v) => sigma = Some(v),
+                // sigma = 0 is a game that never swings: no market is ever lost,
+                // and the model's take and cash points degenerate.
+                "sigma" if v > 0.0 && v <= MAX_SIGMA => sigma = Some(v),
                 "sigma" => {
                     return Err(ParseError::new(format!(
-                        "bad cube strategy {t:?}: sigma must be 0 to {MAX_SIGMA}"
+                        "bad cube strategy {t:?}: sigma must be above 0 and at most {MAX_SIGMA}"
                     )))
                 }
                 k => {
@@ -169,6 +171,8 @@ mod tests {
             "janowski-money:sigma=0.1",
             "janowski-capped:sigma=0.1",
             "jump:sigma=0.5",
+            "jump:sigma=0",
+            "jump:sigma=-0.1",
             "jump:sigma=abc",
         ] {
             assert!(CubeStrategy::parse(bad).is_err(), "{bad}");
