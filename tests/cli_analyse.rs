@@ -134,3 +134,63 @@ fn bad_files_are_refused_with_the_file_and_line() {
         "--ply 4",
     );
 }
+
+/// `--rollout-threshold`: every unforced chequer decision with at least that error
+/// is rolled out, the played and the best play, in the order of the decisions; a
+/// rollout kept in `--rollout-data` is reused by the same analysis again, bit for
+/// bit; a negative threshold is refused.
+#[test]
+fn errors_over_the_threshold_are_rolled_out() {
+    let store =
+        std::env::temp_dir().join(format!("bgfarm-analyse-rollouts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&store);
+    let store_s = store.to_string_lossy().into_owned();
+    let file = data("three-point.mat");
+    let args = [
+        "analyse",
+        file.as_str(),
+        "--ply",
+        "0",
+        "--json",
+        "--rollout-threshold",
+        "0.15",
+        "--rollout-trials",
+        "36",
+        "--rollout-data",
+        store_s.as_str(),
+    ];
+    let v = json(&args);
+    let over: Vec<&serde_json::Value> = v["decisions"]
+        .as_array()
+        .expect("decisions")
+        .iter()
+        .filter(|d| d["kind"] == "chequer" && d["forced"] == false)
+        .filter(|d| d["error"].as_f64().is_some_and(|e| e >= 0.15))
+        .collect();
+    let rolled = v["rollouts"].as_array().expect("rollouts");
+    assert!(!rolled.is_empty());
+    assert_eq!(rolled.len(), over.len());
+    for (r, d) in rolled.iter().zip(over) {
+        assert_eq!(r["position"], d["position"]);
+        assert_eq!(r["played"]["move"], d["played"]);
+        assert_eq!(r["best"]["move"], d["best"]);
+        assert_eq!(r["trials"], 36);
+        for k in ["played", "best"] {
+            let e = r[k]["equity"].as_f64().unwrap_or(f64::NAN);
+            assert!((-3.0..=3.0).contains(&e), "{r}");
+        }
+    }
+    let again = json(&args);
+    assert_eq!(again["rollouts"], v["rollouts"]);
+    let _ = std::fs::remove_dir_all(&store);
+    fails(
+        &[
+            "analyse",
+            file.as_str(),
+            "--ply",
+            "0",
+            "--rollout-threshold=-1",
+        ],
+        "--rollout-threshold",
+    );
+}

@@ -6,7 +6,7 @@
 use crate::ClientError;
 
 /// The flags of a command that may run on a coordinator instead of in-process.
-#[derive(clap::Args, Default)]
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct RemoteArgs {
     /// Run on the coordinator at this URL (`http://host:port`) instead of
     /// in-process; the results are bit-identical.

@@ -15,6 +15,7 @@
 
 mod rate;
 mod report;
+mod rollouts;
 
 use super::met::load_table;
 use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
@@ -51,6 +52,8 @@ pub struct Args {
     pub eval: EvalArgs,
     #[command(flatten)]
     pub cache: CacheArgs,
+    #[command(flatten)]
+    pub rollouts: rollouts::RolloutFlags,
 }
 
 /// What a decision was about.
@@ -137,6 +140,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         out[i] = Some(d);
     }
     let decisions: Vec<Decision> = out.into_iter().flatten().filter(|d| d.counted).collect();
+    let rolled = rollouts::roll_out(&args.rollouts, &args.eval.net, &decisions)?;
     let seconds = start.elapsed().as_secs_f64();
     let info = report::Info {
         file: &args.file,
@@ -147,6 +151,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         met: met.as_ref().map(|t| t.name().to_string()),
         seconds,
         threads: engine.pool.current_num_threads(),
+        rollouts: &rolled,
     };
     if args.json {
         println!("{}", report::json(&info, &decisions)?);

@@ -31,6 +31,8 @@ pub struct Info<'a> {
     pub met: Option<String>,
     pub seconds: f64,
     pub threads: usize,
+    /// `--rollout-threshold`'s rollouts (empty without it).
+    pub rollouts: &'a [super::rollouts::RolledOut],
 }
 
 /// One player's statistics.
@@ -167,6 +169,9 @@ struct JsonOut<'a> {
     units: &'static str,
     players: [PlayerStats; 2],
     decisions: Vec<JsonDecision<'a>>,
+    /// The errors rolled out (`--rollout-threshold`), cubeless equities.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    rollouts: &'a [super::rollouts::RolledOut],
     seconds: f64,
 }
 
@@ -206,6 +211,7 @@ pub fn json(info: &Info<'_>, decisions: &[Decision]) -> Result<String, serde_jso
                 mark: d.rated.error.and_then(mark),
             })
             .collect(),
+        rollouts: info.rollouts,
         seconds: info.seconds,
     };
     serde_json::to_string(&out)
@@ -300,6 +306,31 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
                 d.rated.best,
                 mark(e).unwrap_or(""),
                 d.position
+            );
+        }
+    }
+    if !info.rollouts.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "Rolled out ({} trials a play, cubeless equity of the mover, ± SE):",
+            info.rollouts[0].trials
+        );
+        for r in info.rollouts {
+            let _ = writeln!(
+                o,
+                "  game {} move {} {}{}: played {} {:+.3} ± {:.3}, best {} {:+.3} ± {:.3}: {:+.3}",
+                r.game,
+                r.move_no,
+                r.dice[0],
+                r.dice[1],
+                r.played.notation,
+                r.played.equity,
+                r.played.equity_se,
+                r.best.notation,
+                r.best.equity,
+                r.best.equity_se,
+                r.played.equity - r.best.equity,
             );
         }
     }

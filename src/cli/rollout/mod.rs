@@ -61,6 +61,47 @@ pub fn run(args: Args) -> Result<(), CliError> {
     report::report(args.json, &run)
 }
 
+/// Rolls out the plays `moves` (notation, comma-separated) of each `(position, dice,
+/// moves)` as one job with `args`'s settings (embedded, or on `args`'s
+/// coordinator): each item's candidates in the order of its moves, as the report
+/// rows give them (the mover's equity and its SE). What `bgfarm analyse
+/// --rollout-threshold` rolls out.
+pub fn roll_out_plays(
+    args: &Args,
+    items: &[(String, Dice, String)],
+) -> Result<Vec<Vec<bgfarm_report::rollout_rows::JsonCandidate>>, CliError> {
+    let mut lines = Vec::new();
+    for (typed, dice, moves) in items {
+        lines.push(positions::Line {
+            typed: typed.clone(),
+            input: parse_position(typed)?,
+            dice: Some(*dice),
+            moves: Some(moves.clone()),
+            number: lines.len() + 1,
+        });
+    }
+    let eval = load_evaluator(&args.net)?;
+    let here = std::path::Path::new("the decisions");
+    let (plan, ranges) = positions::build(args, &lines, &eval, here)?;
+    let fp = fingerprint(&eval).to_string();
+    let spec = bgfarm_proto::convert::plan_to_wire(&plan, &fp);
+    let (total, _) = execute(args, &plan, spec, &eval, &fp)?;
+    Ok(ranges
+        .iter()
+        .map(|r| {
+            let part = bgfarm_engine::rollout::RolloutJob {
+                candidates: plan.job.candidates[r.clone()].to_vec(),
+                seed: plan.job.seed,
+                settings: plan.job.settings,
+            };
+            let stats = bgfarm_engine::rollout::RolloutStats {
+                per_candidate: total.per_candidate[r.clone()].to_vec(),
+            };
+            bgfarm_report::rollout_rows::rows(&part, &stats)
+        })
+        .collect())
+}
+
 /// `--positions FILE`: every line's candidates as one job ([`positions`]).
 fn run_positions(args: &Args, path: &std::path::Path) -> Result<(), CliError> {
     let lines = positions::read(path)?;

@@ -1,0 +1,159 @@
+//! `bgfarm analyse --rollout-threshold E`: the chequer errors of at least E EMG at
+//! n-ply rolled out, the played and the best play of each, all of them in one
+//! rollout job (embedded, or on `--coordinator`, where the workers share it; with
+//! `--rollout-data DIR` the batches are kept and a second analysis reuses them).
+//!
+//! The rollouts are cubeless (money equity of each play for the mover, 0-ply play
+//! unless `--rollout-ply`): a check of which play is better by playing the games
+//! out, next to the n-ply figure, not a second EMG. Their dice depend only on the
+//! seed and the trial, so each decision's figures are those of rolling it out alone.
+
+use super::{Decision, Kind};
+use crate::cli::rollout::{self, roll_out_plays};
+use crate::cli::CliError;
+use bgfarm_client::RemoteArgs;
+use bgfarm_engine::Dice;
+use clap::Parser;
+use serde::Serialize;
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct RolloutFlags {
+    /// Roll out every chequer error of at least this many EMG (at --ply): the played
+    /// and the best play, in one job. Off by default.
+    #[arg(long, value_name = "EMG")]
+    pub rollout_threshold: Option<f64>,
+    /// Trials per play of those rollouts.
+    #[arg(long, default_value_t = 1296)]
+    pub rollout_trials: u64,
+    /// Chequer ply of the rollouts' play (as `bgfarm rollout --ply`).
+    #[arg(long, default_value_t = 0)]
+    pub rollout_ply: u8,
+    #[arg(long, default_value_t = 1)]
+    pub rollout_seed: u64,
+    /// Keep the rollouts' batches in this store directory (embedded run): the same
+    /// analysis again reuses them.
+    #[arg(long, value_name = "DIR", conflicts_with = "coordinator")]
+    pub rollout_data: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+/// One play's rollout figures.
+#[derive(Serialize, Clone, Debug)]
+pub struct PlayFigures {
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub equity: f64,
+    pub equity_se: f64,
+}
+
+/// A decision rolled out: its index among the decisions, the played and the best play.
+#[derive(Serialize, Clone, Debug)]
+pub struct RolledOut {
+    pub game: u32,
+    #[serde(rename = "move")]
+    pub move_no: u32,
+    pub position: String,
+    pub dice: [u8; 2],
+    pub played: PlayFigures,
+    pub best: PlayFigures,
+    pub trials: u64,
+}
+
+/// The command line the rollout module reads, built from these flags (its other
+/// options keep their defaults).
+#[derive(Parser)]
+struct Wrap {
+    #[command(flatten)]
+    args: rollout::Args,
+}
+
+fn rollout_args(f: &RolloutFlags, net: &str) -> Result<rollout::Args, CliError> {
+    let mut argv: Vec<String> = [
+        "rollout",
+        "--positions",
+        "-",
+        "--trials",
+        &f.rollout_trials.to_string(),
+        "--ply",
+        &f.rollout_ply.to_string(),
+        "--seed",
+        &f.rollout_seed.to_string(),
+        "--net",
+        net,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(dir) = &f.rollout_data {
+        argv.push("--data".into());
+        argv.push(dir.to_string_lossy().into_owned());
+    }
+    let mut args = Wrap::try_parse_from(argv)
+        .map_err(|e| CliError::msg(format!("rollout flags: {}", e.kind())))?
+        .args;
+    args.remote = f.remote.clone();
+    Ok(args)
+}
+
+/// Rolls out the decisions over the threshold (none without one).
+pub fn roll_out(
+    f: &RolloutFlags,
+    net: &str,
+    decisions: &[Decision],
+) -> Result<Vec<RolledOut>, CliError> {
+    let Some(threshold) = f.rollout_threshold else {
+        return Ok(Vec::new());
+    };
+    if !(threshold.is_finite() && threshold >= 0.0) {
+        return Err(CliError::msg(format!(
+            "--rollout-threshold {threshold}: give an error in EMG, 0 or more"
+        )));
+    }
+    let chosen: Vec<(&Decision, Dice)> = decisions
+        .iter()
+        .filter(|d| d.kind == Kind::Chequer && !d.forced)
+        .filter(|d| d.rated.error.is_some_and(|e| e >= threshold))
+        .filter(|d| d.rated.played != d.rated.best)
+        .filter_map(|d| {
+            let [a, b] = d.dice?;
+            Some((d, Dice::new(a, b)?))
+        })
+        .collect();
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let items: Vec<(String, Dice, String)> = chosen
+        .iter()
+        .map(|(d, dice)| {
+            let moves = format!("{},{}", d.rated.played, d.rated.best);
+            (d.position.clone(), *dice, moves)
+        })
+        .collect();
+    let args = rollout_args(f, net)?;
+    let rows = roll_out_plays(&args, &items)?;
+    let figures =
+        |r: Option<&bgfarm_report::rollout_rows::JsonCandidate>, fallback: &str| PlayFigures {
+            notation: r
+                .and_then(|r| r.notation.clone())
+                .unwrap_or_else(|| fallback.into()),
+            equity: r.map_or(f64::NAN, |r| r.equity),
+            equity_se: r.map_or(f64::NAN, |r| r.equity_se),
+        };
+    Ok(chosen
+        .iter()
+        .zip(rows)
+        .map(|((d, dice), rows)| {
+            let (a, b) = dice.values();
+            RolledOut {
+                game: d.game,
+                move_no: d.move_no,
+                position: d.position.clone(),
+                dice: [a, b],
+                played: figures(rows.first(), &d.rated.played),
+                best: figures(rows.get(1), &d.rated.best),
+                trials: f.rollout_trials,
+            }
+        })
+        .collect())
+}
