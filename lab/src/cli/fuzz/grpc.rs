@@ -23,6 +23,12 @@ use std::sync::Arc;
 /// The fingerprint of the fuzz job and worker (any text: no batch is computed).
 const FINGERPRINT: &str = "fuzz";
 
+/// The worker id the corpus names. A coordinator's worker ids carry its start time,
+/// so each [`Cluster`] has another; [`Cluster::send`] puts its own in place of this
+/// one, so the mutated requests reach the registered worker's code, not only the
+/// "unknown worker" refusal.
+const SEED_WORKER: &str = "fuzz-worker";
+
 pub fn job_spec(input: &[u8]) -> bool {
     match v1::SubmitJobRequest::decode(input) {
         Ok(v1::SubmitJobRequest { spec: Some(spec) }) => memo_identity(&spec).is_ok(),
@@ -85,67 +91,83 @@ impl Cluster {
         let Some((&which, body)) = input.split_first() else {
             return false;
         };
+        let worker = |id: String| {
+            if id == SEED_WORKER {
+                self.worker.clone()
+            } else {
+                id
+            }
+        };
         match which % 4 {
             0 => v1::RegisterRequest::decode(body).is_ok_and(|r| self.core.register(r).is_ok()),
-            1 => v1::ExchangeRequest::decode(body)
-                .is_ok_and(|r| self.rt.block_on(self.core.exchange(r)).is_ok()),
-            2 => v1::HeartbeatRequest::decode(body).is_ok_and(|r| self.core.heartbeat(r).is_ok()),
-            _ => v1::GetJobNetsRequest::decode(body).is_ok_and(|r| self.core.job_nets(r).is_ok()),
+            1 => v1::ExchangeRequest::decode(body).is_ok_and(|mut r| {
+                r.worker_id = worker(r.worker_id);
+                self.rt.block_on(self.core.exchange(r)).is_ok()
+            }),
+            2 => v1::HeartbeatRequest::decode(body).is_ok_and(|mut r| {
+                r.worker_id = worker(r.worker_id);
+                self.core.heartbeat(r).is_ok()
+            }),
+            _ => v1::GetJobNetsRequest::decode(body).is_ok_and(|mut r| {
+                r.worker_id = worker(r.worker_id);
+                self.core.job_nets(r).is_ok()
+            }),
         }
     }
+}
 
-    /// Valid requests of every kind, the corpus the mutations start from.
-    pub fn seeds(&self) -> Vec<Vec<u8>> {
-        let w = self.worker.clone();
-        let batch = |i: u64| v1::BatchRef {
-            job_id: 1,
-            batch_index: i,
-        };
-        let tagged = |tag: u8, m: &dyn Fn() -> Vec<u8>| {
-            let mut v = vec![tag];
-            v.extend(m());
-            v
-        };
-        let sim_result = |i: u64| v1::BatchResult {
-            batch: Some(batch(i)),
-            match_sim: Some(v1::MatchSimStats::default()),
-            ..Default::default()
-        };
-        vec![
-            tagged(0, &|| register().encode_to_vec()),
-            tagged(1, &|| {
-                v1::ExchangeRequest {
-                    worker_id: w.clone(),
-                    want: 2,
-                    ..Default::default()
-                }
-                .encode_to_vec()
-            }),
-            tagged(1, &|| {
-                v1::ExchangeRequest {
-                    worker_id: w.clone(),
-                    results: vec![sim_result(0), sim_result(4)],
-                    want: 1,
-                    released: vec![batch(1)],
-                }
-                .encode_to_vec()
-            }),
-            tagged(2, &|| {
-                v1::HeartbeatRequest {
-                    worker_id: w.clone(),
-                    held: vec![batch(0), batch(2)],
-                }
-                .encode_to_vec()
-            }),
-            tagged(3, &|| {
-                v1::GetJobNetsRequest {
-                    worker_id: w.clone(),
-                    job_id: 1,
-                }
-                .encode_to_vec()
-            }),
-        ]
-    }
+/// Valid requests of every kind from the worker [`SEED_WORKER`], the corpus the
+/// worker-request mutations start from.
+pub fn worker_seeds() -> Vec<Vec<u8>> {
+    let w = SEED_WORKER.to_string();
+    let batch = |i: u64| v1::BatchRef {
+        job_id: 1,
+        batch_index: i,
+    };
+    let tagged = |tag: u8, m: &dyn Fn() -> Vec<u8>| {
+        let mut v = vec![tag];
+        v.extend(m());
+        v
+    };
+    let sim_result = |i: u64| v1::BatchResult {
+        batch: Some(batch(i)),
+        match_sim: Some(v1::MatchSimStats::default()),
+        ..Default::default()
+    };
+    vec![
+        tagged(0, &|| register().encode_to_vec()),
+        tagged(1, &|| {
+            v1::ExchangeRequest {
+                worker_id: w.clone(),
+                want: 2,
+                ..Default::default()
+            }
+            .encode_to_vec()
+        }),
+        tagged(1, &|| {
+            v1::ExchangeRequest {
+                worker_id: w.clone(),
+                results: vec![sim_result(0), sim_result(4)],
+                want: 1,
+                released: vec![batch(1)],
+            }
+            .encode_to_vec()
+        }),
+        tagged(2, &|| {
+            v1::HeartbeatRequest {
+                worker_id: w.clone(),
+                held: vec![batch(0), batch(2)],
+            }
+            .encode_to_vec()
+        }),
+        tagged(3, &|| {
+            v1::GetJobNetsRequest {
+                worker_id: w.clone(),
+                job_id: 1,
+            }
+            .encode_to_vec()
+        }),
+    ]
 }
 
 impl Drop for Cluster {
