@@ -6,21 +6,16 @@
 use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::rollout::first_ply::TABLE_BYTES;
 use bgfarm_engine::rollout::{
-    Candidate, FirstPlyKey, Luck, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings,
-    OUTPUTS,
+    Candidate, FirstPlyKey, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings,
 };
 use bgfarm_engine::Position;
-use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
-use bgfarm_proto::{v1, PROTOCOL_VERSION};
+use bgfarm_proto::convert::plan_to_wire;
+use bgfarm_proto::v1;
 use bgfarm_storage::Store;
 
-struct TempDir(std::path::PathBuf);
+mod common;
 
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{exchange, register_with, result as batch_result, stats, TempDir};
 
 /// A rollout of the opening position at 1-ply for the player on roll and 0-ply for
 /// the opponent, 4 batches of 36 trials, dice seed `seed`.
@@ -43,13 +38,7 @@ fn spec(seed: u64) -> v1::JobSpec {
 }
 
 fn register(core: &Core) -> String {
-    let req = v1::RegisterRequest {
-        protocol_version: PROTOCOL_VERSION,
-        fingerprint: "fp".into(),
-        threads: 4,
-        user_agent: "test".into(),
-    };
-    core.register(req).expect("register").worker_id
+    register_with(core, 4)
 }
 
 /// A table whose 21 moves all lead to the opening position, with values `x`.
@@ -77,36 +66,10 @@ fn entry(depth: u8, x: f32) -> v1::FirstPlyEntry {
 }
 
 fn result(job: u64, batch: u64, first_ply: Vec<v1::FirstPlyEntry>) -> v1::BatchResult {
-    let mut s = RolloutStats::new(1);
-    for _ in 0..36 {
-        for k in 0..OUTPUTS {
-            s.per_candidate[0][k].add(0.25);
-        }
-    }
     v1::BatchResult {
-        batch: Some(v1::BatchRef {
-            job_id: job,
-            batch_index: batch,
-        }),
-        stats: Some(stats_to_wire(&s)),
         first_ply,
-        ..Default::default()
+        ..batch_result(job, batch, stats(36, 0.25))
     }
-}
-
-async fn exchange(
-    core: &Core,
-    w: &str,
-    results: Vec<v1::BatchResult>,
-    want: u32,
-) -> v1::ExchangeResponse {
-    let req = v1::ExchangeRequest {
-        worker_id: w.into(),
-        results,
-        want,
-        released: vec![],
-    };
-    core.exchange(req).await.expect("exchange")
 }
 
 #[tokio::test]

@@ -46,10 +46,15 @@ pub fn stats(n: u64, x: f64) -> v1::BatchStats {
 }
 
 pub fn register(core: &Core) -> String {
+    register_with(core, 2)
+}
+
+/// A worker of `threads` threads with the specs' fingerprint.
+pub fn register_with(core: &Core, threads: u32) -> String {
     let req = v1::RegisterRequest {
         protocol_version: PROTOCOL_VERSION,
         fingerprint: "fp".into(),
-        threads: 2,
+        threads,
         user_agent: "test".into(),
     };
     core.register(req).expect("register").worker_id

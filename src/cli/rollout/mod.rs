@@ -81,8 +81,7 @@ pub fn roll_out_plays(
         });
     }
     let eval = load_evaluator(&args.net)?;
-    let here = std::path::Path::new("the decisions");
-    let (plan, ranges) = positions::build(args, &lines, &eval, here)?;
+    let (plan, ranges) = positions::build(args, &lines, &eval, "the decisions")?;
     let fp = fingerprint(&eval).to_string();
     let spec = bgfarm_proto::convert::plan_to_wire(&plan, &fp);
     let (total, _) = execute(args, &plan, spec, &eval, &fp)?;
@@ -106,7 +105,7 @@ pub fn roll_out_plays(
 fn run_positions(args: &Args, path: &std::path::Path) -> Result<(), CliError> {
     let lines = positions::read(path)?;
     let eval = load_evaluator(&args.net)?;
-    let (plan, ranges) = positions::build(args, &lines, &eval, path)?;
+    let (plan, ranges) = positions::build(args, &lines, &eval, &path.display().to_string())?;
     let fp = fingerprint(&eval).to_string();
     let spec = bgfarm_proto::convert::plan_to_wire(&plan, &fp);
     let start = Instant::now();

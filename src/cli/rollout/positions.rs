@@ -77,19 +77,20 @@ pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
     Ok(lines)
 }
 
-/// The plan of all lines, and which candidates belong to each line.
+/// The plan of all lines, and which candidates belong to each line; `source`
+/// names where the lines came from in errors (the file).
 pub fn build(
     args: &Args,
     lines: &[Line],
     eval: &NeuralEvaluator<'_>,
-    path: &Path,
+    source: &str,
 ) -> Result<(RolloutPlan, Vec<Range<usize>>), CliError> {
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut ranges = Vec::new();
     for line in lines {
         let moves = line.moves.as_deref().unwrap_or(&args.moves);
         let mut these = build_candidates(eval, &line.input.position, line.dice, moves)
-            .map_err(|e| CliError::msg(format!("{}: line {}: {e}", path.display(), line.number)))?;
+            .map_err(|e| CliError::msg(format!("{source}: line {}: {e}", line.number)))?;
         if line.dice.is_none() {
             these[0].label = Some(format!("line {}", line.number));
         }
