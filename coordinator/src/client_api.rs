@@ -41,7 +41,7 @@ impl ClientService for ClientApi {
         &self,
         req: Request<v1::GetJobRequest>,
     ) -> Result<Response<v1::GetJobResponse>, Status> {
-        Ok(Response::new(self.0.get(req.into_inner().job_id)?))
+        Ok(Response::new(self.0.get(req.into_inner().job_id).await?))
     }
 
     type WatchJobStream = ReceiverStream<Result<v1::JobStatus, Status>>;
@@ -109,7 +109,7 @@ impl ClientService for ClientApi {
             )));
         }
         Ok(Response::new(v1::ListResultsResponse {
-            results: self.0.results_of(&position_id),
+            results: self.0.results_of(&position_id).await?,
         }))
     }
 }

@@ -7,6 +7,7 @@
 use crate::config::Config;
 use crate::durable::Durable;
 use crate::first_ply_known::Sent;
+use crate::fold::{fold, FoldPlan};
 use crate::job::Job;
 use crate::kind::decode;
 use crate::metrics::{self, Counters, Snapshot, TableLine, WorkerLine};
@@ -66,19 +67,36 @@ pub(crate) fn record(job: &Job) -> JobRecord {
         state: job.state,
         message: job.message.clone(),
         spec: job.spec.encode_to_vec(),
-        batches: job.batches.len() as u64,
+        batches: job.ledger.count(),
     }
 }
 
-/// `GetJob`'s answer for `job`: status, spec and aggregate so far.
-fn response(job: &Job, threads: u32) -> v1::GetJobResponse {
-    let mut r = v1::GetJobResponse {
+/// `GetJob`'s answer for `job` without its aggregate, and what folding it needs.
+fn unfolded(job: &Job, threads: u32) -> (v1::GetJobResponse, FoldPlan) {
+    let r = v1::GetJobResponse {
         status: Some(job.status(threads)),
         spec: Some(job.spec.clone()),
         ..Default::default()
     };
-    job.fold_into(&mut r);
-    r
+    (r, job.fold_plan())
+}
+
+/// Folds each answer's aggregate from the store, off the async threads.
+async fn folded(
+    store: &Store,
+    answers: Vec<(v1::GetJobResponse, FoldPlan)>,
+) -> Result<Vec<v1::GetJobResponse>, Status> {
+    let store = store.clone();
+    blocking(move || {
+        answers
+            .into_iter()
+            .map(|(mut r, plan)| {
+                fold(&store, &plan, &mut r)?;
+                Ok(r)
+            })
+            .collect()
+    })
+    .await
 }
 
 /// Whether `job` was asked about position `position_id` (a rollout's query).
@@ -105,7 +123,8 @@ fn resume(store: &Store, rec: &JobRecord) -> Result<Option<Job>, StoreError> {
     };
     let mut job = Job::new(rec.id, spec, work, rec.state);
     job.message = rec.message.clone();
-    for (b, bytes) in store.results(rec.id)? {
+    for r in store.results_iter(rec.id) {
+        let (b, bytes) = r?;
         match job.work.decode_result(&bytes) {
             Ok(o) => {
                 if job.complete(b, o) {
@@ -145,7 +164,7 @@ impl Core {
                     job = job.id,
                     kind = job.work.name(),
                     done = job.done,
-                    batches = job.batches.len(),
+                    batches = job.ledger.count(),
                     "resumed"
                 );
             }
@@ -214,7 +233,7 @@ impl Core {
             state: JobState::Queued,
             message: String::new(),
             spec: spec.encode_to_vec(),
-            batches: work.batch_ranges().len() as u64,
+            batches: work.batch_count(),
         };
         let id = blocking(move || {
             rec.id = store.next_job_id()?;
@@ -240,7 +259,7 @@ impl Core {
         let _span = info_span!("job", job = id, kind = job.work.name()).entered();
         info!(
             units = job.work.units(),
-            batches = job.batches.len(),
+            batches = job.ledger.count(),
             reused,
             "job submitted"
         );
@@ -253,31 +272,41 @@ impl Core {
     }
 
     /// Status, spec and aggregate so far of job `id`.
-    pub fn get(&self, id: u64) -> Result<v1::GetJobResponse, Status> {
-        let st = self.lock();
-        let job = st
-            .jobs
-            .get(&id)
-            .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
-        Ok(response(job, st.workers.threads()))
+    pub async fn get(&self, id: u64) -> Result<v1::GetJobResponse, Status> {
+        let answer = {
+            let st = self.lock();
+            let job = st
+                .jobs
+                .get(&id)
+                .ok_or_else(|| Status::not_found(format!("no job {id}")))?;
+            unfolded(job, st.workers.threads())
+        };
+        let mut out = folded(&self.store, vec![answer]).await?;
+        out.pop()
+            .ok_or_else(|| Status::internal("a fold returned nothing"))
     }
 
     /// The finished rollouts asked about position `position_id` (a GNU Backgammon
     /// position ID), oldest first, as `GetJob` answers them; a resubmission of the
     /// same spec is listed once, under its first job.
-    pub fn results_of(&self, position_id: &str) -> Vec<v1::GetJobResponse> {
-        let st = self.lock();
-        let threads = st.workers.threads();
-        let mut seen: Vec<&v1::JobSpec> = Vec::new();
-        let mut out = Vec::new();
-        for j in st.jobs.values() {
-            if j.state == JobState::Done && asked_about(j, position_id) && !seen.contains(&&j.spec)
-            {
-                seen.push(&j.spec);
-                out.push(response(j, threads));
+    pub async fn results_of(&self, position_id: &str) -> Result<Vec<v1::GetJobResponse>, Status> {
+        let answers = {
+            let st = self.lock();
+            let threads = st.workers.threads();
+            let mut seen: Vec<&v1::JobSpec> = Vec::new();
+            let mut out = Vec::new();
+            for j in st.jobs.values() {
+                if j.state == JobState::Done
+                    && asked_about(j, position_id)
+                    && !seen.contains(&&j.spec)
+                {
+                    seen.push(&j.spec);
+                    out.push(unfolded(j, threads));
+                }
             }
-        }
-        out
+            out
+        };
+        folded(&self.store, answers).await
     }
 
     /// A receiver of job `id`'s progress.
@@ -352,13 +381,9 @@ impl Core {
             let live = st.jobs.values().filter(|j| !j.state.is_final());
             let (mut pending, mut leased) = (0u64, 0u64);
             for j in live {
-                for b in &j.batches {
-                    match (&b.result, &b.lease) {
-                        (None, Some(_)) => leased += 1,
-                        (None, None) => pending += 1,
-                        _ => {}
-                    }
-                }
+                let l = j.ledger.leased();
+                leased += l;
+                pending += j.ledger.count().saturating_sub(j.done + l);
             }
             let workers = st
                 .workers

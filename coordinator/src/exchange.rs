@@ -1,6 +1,5 @@
 //! Worker operations: register, exchange (hand in results, take leases), heartbeat.
 
-use crate::batch::Lease;
 use crate::core::{record, store_err, Core, State};
 use crate::outcome::Outcome;
 use crate::reuse::reuse;
@@ -89,10 +88,9 @@ impl Core {
         if matches!(job.state, JobState::Cancelled | JobState::Failed) {
             return Err(format!("job {} is {:?}", b.job_id, job.state));
         }
-        let batch = job
-            .batches
-            .get(b.batch_index as usize)
-            .ok_or_else(|| format!("job {} has no batch {}", b.job_id, b.batch_index))?;
+        if b.batch_index >= job.ledger.count() {
+            return Err(format!("job {} has no batch {}", b.job_id, b.batch_index));
+        }
         if job.work.fingerprint() != fingerprint {
             return Err(format!(
                 "engine {fingerprint} cannot run job {} (needs {})",
@@ -106,13 +104,15 @@ impl Core {
                 b.batch_index, b.job_id
             ));
         }
-        let (bytes, outcome) = job.work.check_result(&batch.trials, &batch.active, r)?;
+        let units = job.range(b.batch_index);
+        let active = job.ledger.active(b.batch_index);
+        let (bytes, outcome) = job.work.check_result(&units, active, r)?;
         Ok(Checked {
             batch: b,
             bytes,
             outcome,
-            units: batch.trial_count(),
-            memo_key: memo::key(&job.identity, &batch.trials, &batch.active),
+            units: units.end - units.start,
+            memo_key: memo::key(&job.identity, &units, active),
         })
     }
 
@@ -229,7 +229,7 @@ impl Core {
             let mut reused = 0;
             for id in touched {
                 if let Some(job) = st.jobs.get_mut(&id) {
-                    if !job.unchecked.is_empty() {
+                    if !job.ledger.unchecked.is_empty() {
                         reused += reuse(&self.store, job);
                         if job.state == JobState::Done {
                             info!(job = job.id, "job done");
@@ -311,13 +311,8 @@ impl Core {
         let Some(job) = st.jobs.get_mut(&r.job_id) else {
             return;
         };
-        let Some(batch) = job.batches.get_mut(r.batch_index as usize) else {
-            return;
-        };
-        if batch.lease.as_ref().is_some_and(|l| l.worker == worker) {
-            batch.lease = None;
-            batch.attempts = batch.attempts.saturating_sub(1);
-            job.pending.push_front(r.batch_index);
+        if job.ledger.give_back(r.batch_index, worker) {
+            job.ledger.pending.push_front(r.batch_index);
             st.counters.leases_released += 1;
             info!(job = r.job_id, batch = r.batch_index, worker = %worker, "lease released");
         }
@@ -351,9 +346,11 @@ impl Core {
             }
             let (limit, tables) = self.first_ply_gate(job);
             // A lease's spec: the job's, or for labels its first (largest) batch's.
-            let spec_bytes = job.batches.first().map_or(0, |b| {
-                job.work.lease_spec(&job.spec, &b.trials).encoded_len()
-            });
+            let spec_bytes = if job.ledger.count() == 0 {
+                0
+            } else {
+                job.work.lease_spec(&job.spec, &job.range(0)).encoded_len()
+            };
             let before = out.len();
             let mut skipped = VecDeque::new();
             // At least one lease, whatever its size: a worker must make progress.
@@ -361,43 +358,37 @@ impl Core {
                 && out.len() - before < limit
                 && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES)
             {
-                let Some(b) = job.pending.pop_front() else {
+                let Some(b) = job.ledger.pending.pop_front() else {
                     break;
                 };
-                let Some(batch) = job.batches.get_mut(b as usize) else {
-                    continue;
-                };
-                if batch.result.is_some() || batch.lease.is_some() {
+                if !job.ledger.is_free(b) {
                     continue; // a stale queue entry
                 }
-                if another && batch.last_failed.as_deref() == Some(worker) {
+                if another && job.ledger.failed_on(b, worker) {
                     skipped.push_back(b);
                     continue;
                 }
                 bytes += spec_bytes;
-                batch.attempts += 1;
-                if batch.attempts > 1 {
+                let attempt = job.ledger.grant(b, worker, deadline);
+                if attempt > 1 {
                     retries += 1;
                 }
-                batch.lease = Some(Lease {
-                    worker: worker.to_string(),
-                    deadline,
-                });
-                debug!(job = job.id, batch = b, worker = %worker, attempt = batch.attempts, "leased");
+                debug!(job = job.id, batch = b, worker = %worker, attempt, "leased");
+                let units = job.range(b);
                 out.push(v1::Lease {
                     batch: Some(v1::BatchRef {
                         job_id: job.id,
                         batch_index: b,
                     }),
-                    spec: Some(job.work.lease_spec(&job.spec, &batch.trials).into_owned()),
-                    trial_start: batch.trials.start,
-                    trial_end: batch.trials.end,
-                    active: batch.active.clone(),
+                    spec: Some(job.work.lease_spec(&job.spec, &units).into_owned()),
+                    trial_start: units.start,
+                    trial_end: units.end,
+                    active: job.ledger.active(b).to_vec(),
                     first_ply: Vec::new(),
                 });
             }
             while let Some(b) = skipped.pop_back() {
-                job.pending.push_front(b);
+                job.ledger.pending.push_front(b);
             }
             let n = (out.len() - before) as u64;
             if n > 0 {
@@ -440,15 +431,12 @@ impl Core {
         let deadline = now + self.config.lease_timeout;
         let mut drop = Vec::new();
         for b in req.held {
-            let lease = st
+            let held = st
                 .jobs
                 .get_mut(&b.job_id)
-                .and_then(|j| j.batches.get_mut(b.batch_index as usize))
-                .and_then(|batch| batch.lease.as_mut())
-                .filter(|l| l.worker == req.worker_id);
-            match lease {
-                Some(l) => l.deadline = deadline,
-                None => drop.push(b),
+                .is_some_and(|j| j.ledger.extend(b.batch_index, &req.worker_id, deadline));
+            if !held {
+                drop.push(b);
             }
         }
         Ok(v1::HeartbeatResponse { drop })

@@ -48,7 +48,7 @@ impl Core {
             job.first_ply.complete = Some(entries.clone());
             return (usize::MAX, entries);
         }
-        let in_flight = job.batches.iter().any(|b| b.lease.is_some());
+        let in_flight = job.ledger.any_leased();
         let limit = match (s.deep, in_flight) {
             (false, _) => usize::MAX,
             (true, true) => 0,

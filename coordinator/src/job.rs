@@ -1,15 +1,17 @@
-//! A job in memory: its spec, its batches, its counters and its progress channel.
+//! A job in memory: its spec, its batches' ledger, its counters and its progress
+//! channel. Accepted results are in the store, not here ([`crate::fold`]).
 
-use crate::batch::Batch;
 use crate::first_ply_known::JobTables;
 use crate::kind::{identity, Work};
+use crate::ledger::Ledger;
 use crate::outcome::Outcome;
 use crate::rate::Rate;
 use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::memo::Identity;
 use bgfarm_storage::JobState;
-use std::collections::VecDeque;
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::time::{Instant, SystemTime};
 use tokio::sync::watch;
 
@@ -39,15 +41,11 @@ pub struct Job {
     pub work: Work,
     pub state: JobState,
     pub message: String,
-    pub batches: Vec<Batch>,
-    /// Batches waiting for a lease, in the order they will be handed out. May hold
-    /// stale entries (batches since leased or done): they are skipped when popped,
-    /// which keeps completing a batch O(1) (a job may have 10^6 batches).
-    pub pending: VecDeque<u64>,
-    /// Batches released but not yet looked up in the memory of computed batches:
-    /// [`crate::reuse`] accepts the ones found there and queues the others in
-    /// `pending`, so a remembered batch is never leased.
-    pub unchecked: Vec<u64>,
+    /// Its batches: done, leased, queued ([`Ledger`]).
+    pub ledger: Ledger,
+    /// A rollout run wave by wave: the results of the current wave, which the stop
+    /// rules read when it is complete (a wave is about 324 trials).
+    wave_results: BTreeMap<u64, Outcome>,
     /// The memo identity of the job's computation ([`crate::kind::identity`]).
     pub identity: Identity,
     /// Batches with an accepted result, and their units (trials or pairs).
@@ -81,16 +79,12 @@ pub fn state_to_wire(s: JobState) -> v1::JobState {
 impl Job {
     /// A job with every batch pending.
     pub fn new(id: u64, spec: v1::JobSpec, work: Work, state: JobState) -> Job {
-        let batches: Vec<Batch> = work.batch_ranges().into_iter().map(Batch::new).collect();
+        let mut ledger = Ledger::new(work.batch_count());
         let waves = work.waves();
-        let released = waves
-            .as_ref()
-            .map_or(batches.len() as u64, |w| w.wave().end);
-        let unchecked = if state.is_final() {
-            Vec::new()
-        } else {
-            (0..released).collect()
-        };
+        let released = waves.as_ref().map_or(ledger.count(), |w| w.wave().end);
+        if !state.is_final() {
+            ledger.unchecked.push_back_range(0..released);
+        }
         let (progress, _) = watch::channel(v1::JobStatus::default());
         let identity = identity(&*work, &spec);
         let mut job = Job {
@@ -100,9 +94,8 @@ impl Job {
             work,
             state,
             message: String::new(),
-            batches,
-            pending: VecDeque::new(),
-            unchecked,
+            ledger,
+            wave_results: BTreeMap::new(),
             done: 0,
             units_done: 0,
             counters: JobCounters::default(),
@@ -127,19 +120,16 @@ impl Job {
         if !self.released(b) {
             return false;
         }
-        let Some(batch) = self.batches.get_mut(b as usize) else {
-            return false;
-        };
-        if batch.result.is_some() {
+        if !self.ledger.mark_done(b) {
             return false;
         }
-        batch.result = Some(outcome);
-        batch.lease = None;
+        let units = self.range(b);
         self.done += 1;
-        self.units_done += batch.trial_count();
+        self.units_done += units.end - units.start;
         if self.waves.is_some() {
+            self.wave_results.insert(b, outcome);
             self.advance_wave();
-        } else if self.done == self.batches.len() as u64 && !self.state.is_final() {
+        } else if self.done == self.ledger.count() && !self.state.is_final() {
             self.state = JobState::Done;
         }
         true
@@ -152,13 +142,11 @@ impl Job {
             return;
         };
         let range = waves.wave();
-        let wave = &self.batches[range.start as usize..range.end as usize];
-        if !wave.iter().all(|b| b.result.is_some()) {
+        if !range.clone().all(|b| self.ledger.is_done(b)) {
             return;
         }
-        let results = wave
-            .iter()
-            .filter_map(|b| b.result.as_ref().and_then(Outcome::as_rollout));
+        let wave = std::mem::take(&mut self.wave_results);
+        let results = wave.values().filter_map(Outcome::as_rollout);
         match waves.finish_wave(results) {
             Some(next) => {
                 let active = if waves.active().iter().all(|&a| a) {
@@ -166,18 +154,15 @@ impl Job {
                 } else {
                     waves.active().to_vec()
                 };
-                for b in next {
-                    self.batches[b as usize].active = active.clone();
-                    if !self.state.is_final() {
-                        self.unchecked.push(b);
-                    }
+                self.ledger.set_active_from(next.start, active);
+                if !self.state.is_final() {
+                    self.ledger.unchecked.push_back_range(next);
                 }
             }
             None if !self.state.is_final() => {
                 self.state = JobState::Done;
-                self.pending.clear();
-                self.unchecked.clear();
-                if self.done < self.batches.len() as u64 {
+                self.ledger.close();
+                if self.done < self.ledger.count() {
                     self.message = format!("stop rule met after {} trials", self.units_done);
                 }
             }
@@ -189,11 +174,12 @@ impl Job {
     pub fn finish(&mut self, state: JobState, message: String) {
         self.state = state;
         self.message = message;
-        self.pending.clear();
-        self.unchecked.clear();
-        for b in &mut self.batches {
-            b.lease = None;
-        }
+        self.ledger.close();
+    }
+
+    /// The work units (trials, pairs, positions) of batch `b`.
+    pub fn range(&self, b: u64) -> Range<u64> {
+        self.work.batch_range(b)
     }
 
     /// The job's status now.
@@ -202,7 +188,7 @@ impl Job {
         v1::JobStatus {
             job_id: self.id,
             state: state_to_wire(self.state) as i32,
-            batches_total: self.batches.len() as u64,
+            batches_total: self.ledger.count(),
             batches_done: self.done,
             trials_total: self.work.units(),
             trials_done: self.units_done,
@@ -224,14 +210,5 @@ impl Job {
     pub fn publish(&mut self, worker_threads: u32) {
         let s = self.status(worker_threads);
         self.progress.send_replace(s);
-    }
-
-    /// Folds the accepted batches in batch order into the kind's fields of `out`.
-    pub fn fold_into(&self, out: &mut v1::GetJobResponse) {
-        let mut done = self
-            .batches
-            .iter()
-            .filter_map(|b| Some((&b.trials, b.result.as_ref()?)));
-        self.work.fold(&mut done, out);
     }
 }

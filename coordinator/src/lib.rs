@@ -9,21 +9,24 @@
 //! served in the Prometheus format by [`http`].
 
 mod auth;
-mod batch;
 mod client_api;
 mod config;
 mod core;
+mod done_bits;
 mod durable;
 mod exchange;
 mod first_ply;
 mod first_ply_known;
+mod fold;
 mod html;
 pub mod http;
 mod job;
 mod kind;
+mod ledger;
 pub mod metrics;
 mod outcome;
 mod page;
+mod range_queue;
 mod rate;
 mod reap;
 mod reply;

@@ -23,24 +23,19 @@ impl Core {
             let _span = info_span!("job", job = job.id).entered();
             let mut exhausted = None;
             let mut requeued = Vec::new();
-            for (i, b) in job.batches.iter_mut().enumerate() {
-                let Some(l) = b.lease.as_ref().filter(|l| l.deadline <= now) else {
-                    continue;
-                };
-                warn!(batch = i, worker = %l.worker, attempts = b.attempts, "lease expired");
-                b.last_failed = Some(l.worker.clone());
-                b.lease = None;
-                if b.attempts >= max {
-                    exhausted = Some((i, b.attempts));
+            for e in job.ledger.expire(now) {
+                warn!(batch = e.batch, worker = %e.worker, attempts = e.attempts, "lease expired");
+                if e.attempts >= max {
+                    exhausted.get_or_insert((e.batch, e.attempts));
                 } else {
-                    requeued.push(i as u64);
+                    requeued.push(e.batch);
                 }
             }
             let n = requeued.len() as u64 + u64::from(exhausted.is_some());
             job.counters.leases_expired += n;
             expired += n;
             for &i in requeued.iter().rev() {
-                job.pending.push_front(i);
+                job.ledger.pending.push_front(i);
             }
             if let Some((i, n)) = exhausted {
                 let m = format!("batch {i} was leased {n} times without a result");

@@ -44,38 +44,34 @@ fn lookup(blobs: &Blobs, job: &Job, key: &[u8]) -> Result<Option<(Vec<u8>, Outco
 pub fn reuse(store: &Store, job: &mut Job) -> u64 {
     let blobs = store.blobs(BlobKind::Batches);
     let mut reused = 0;
-    while !job.unchecked.is_empty() {
-        for b in std::mem::take(&mut job.unchecked) {
-            let Some(batch) = job.batches.get(b as usize) else {
-                continue;
-            };
-            if batch.result.is_some() {
-                continue;
+    // Accepting a batch may release the next wave, queued behind.
+    while let Some(b) = job.ledger.unchecked.pop_front() {
+        if !job.ledger.is_free(b) {
+            continue;
+        }
+        let key = memo::key(&job.identity, &job.range(b), job.ledger.active(b));
+        let found = lookup(&blobs, job, &key).and_then(|hit| match hit {
+            Some((bytes, outcome)) => Ok(match store.put_result(job.id, b, &bytes)? {
+                PutOutcome::Inserted | PutOutcome::Same => Some(outcome),
+                PutOutcome::Different(_) => None,
+            }),
+            None => Ok(None),
+        });
+        match found {
+            Ok(Some(outcome)) => {
+                if job.complete(b, outcome) {
+                    job.counters.reused += 1;
+                    reused += 1;
+                }
             }
-            let key = memo::key(&job.identity, &batch.trials, &batch.active);
-            let found = lookup(&blobs, job, &key).and_then(|hit| match hit {
-                Some((bytes, outcome)) => Ok(match store.put_result(job.id, b, &bytes)? {
-                    PutOutcome::Inserted | PutOutcome::Same => Some(outcome),
-                    PutOutcome::Different(_) => None,
-                }),
-                None => Ok(None),
-            });
-            match found {
-                Ok(Some(outcome)) => {
-                    if job.complete(b, outcome) {
-                        job.counters.reused += 1;
-                        reused += 1;
-                    }
-                }
-                Ok(None) => job.pending.push_back(b),
-                Err(e) => {
-                    warn!(
-                        job = job.id,
-                        batch = b,
-                        "memo lookup failed, batch computed: {e}"
-                    );
-                    job.pending.push_back(b);
-                }
+            Ok(None) => job.ledger.pending.push_back(b),
+            Err(e) => {
+                warn!(
+                    job = job.id,
+                    batch = b,
+                    "memo lookup failed, batch computed: {e}"
+                );
+                job.ledger.pending.push_back(b);
             }
         }
     }

@@ -3,7 +3,8 @@
 //! every worker's threads and throughput, and one job's result (its folded
 //! batches, rendered by its kind after the lock is released).
 
-use crate::core::Core;
+use crate::core::{blocking, Core};
+use crate::fold::{fold, FoldPlan};
 use crate::job::Job;
 use crate::kind::Work;
 use bgfarm_proto::v1;
@@ -92,15 +93,10 @@ fn job_view(job: &Job, now: Instant) -> JobView {
     }
 }
 
-/// What the page needs of `job`'s result, copied under the lock: its kind and its
-/// folded batches when it is done.
-fn finished(job: &Job) -> Option<(Work, v1::GetJobResponse)> {
-    if job.state != JobState::Done {
-        return None;
-    }
-    let mut folded = v1::GetJobResponse::default();
-    job.fold_into(&mut folded);
-    Some((job.work.clone(), folded))
+/// What the page needs of `job`'s result, copied under the lock: its kind and
+/// what folding its batches needs, when it is done.
+fn finished(job: &Job) -> Option<(Work, FoldPlan)> {
+    (job.state == JobState::Done).then(|| (job.work.clone(), job.fold_plan()))
 }
 
 impl Core {
@@ -126,20 +122,32 @@ impl Core {
     }
 
     /// Job `id` with its result when it is done; `None` when there is no such job.
-    pub fn detail(&self, id: u64) -> Option<JobDetail> {
+    pub async fn detail(&self, id: u64) -> Option<JobDetail> {
         let now = Instant::now();
         let (view, finished) = {
             let st = self.lock();
             let job = st.jobs.get(&id)?;
             (job_view(job, now), finished(job))
         };
-        // Rendered without the lock.
+        // Folded and rendered without the lock.
         let result = match finished {
             None => JobResult::Pending,
-            Some((work, folded)) => match work.render(&folded) {
-                Ok(html) => JobResult::Shown(html),
-                Err(e) => JobResult::Unreadable(e),
-            },
+            Some((work, plan)) => {
+                let store = self.store.clone();
+                let folded = blocking(move || {
+                    let mut folded = v1::GetJobResponse::default();
+                    fold(&store, &plan, &mut folded)?;
+                    Ok(folded)
+                })
+                .await;
+                match folded
+                    .map_err(|e| e.message().to_string())
+                    .and_then(|f| work.render(&f))
+                {
+                    Ok(html) => JobResult::Shown(html),
+                    Err(e) => JobResult::Unreadable(e),
+                }
+            }
         };
         Some(JobDetail { view, result })
     }

@@ -58,23 +58,27 @@ async fn results_are_idempotent_validated_and_durable() {
 
     let first = exchange(&core, &w, vec![result(job, 0, stats(36, 0.25))], 0).await;
     assert_eq!(verdicts(&first), [v1::ResultVerdict::Accepted]);
-    let before = core.get(job).expect("get").aggregate;
+    let before = core.get(job).await.expect("get").aggregate;
     let replay = exchange(&core, &w, vec![result(job, 0, stats(36, 0.25))], 0).await;
     assert_eq!(verdicts(&replay), [v1::ResultVerdict::Duplicate]);
     let forged = exchange(&core, &w, vec![result(job, 0, stats(36, 0.75))], 0).await;
     assert_eq!(verdicts(&forged), [v1::ResultVerdict::Conflict]);
     let short = exchange(&core, &w, vec![result(job, 1, stats(35, 0.25))], 0).await;
     assert_eq!(verdicts(&short), [v1::ResultVerdict::Rejected]);
-    assert_eq!(core.get(job).expect("get").aggregate, before);
+    assert_eq!(core.get(job).await.expect("get").aggregate, before);
     assert_eq!(
-        core.get(job).expect("get").status.map(|s| s.batches_done),
+        core.get(job)
+            .await
+            .expect("get")
+            .status
+            .map(|s| s.batches_done),
         Some(1)
     );
 
     // Restart on the same store: batch 0 stays accepted, batch 1 is pending again.
     drop(core);
     let core = Core::open(Store::open(&dir.0).expect("reopen"), Config::default()).expect("core");
-    assert_eq!(core.get(job).expect("get").aggregate, before);
+    assert_eq!(core.get(job).await.expect("get").aggregate, before);
     let w = register(&core);
     let got = exchange(&core, &w, vec![], 8).await;
     let leased: Vec<u64> = got
@@ -85,7 +89,7 @@ async fn results_are_idempotent_validated_and_durable() {
     assert_eq!(leased, [1]);
     let done = exchange(&core, &w, vec![result(job, 1, stats(36, 0.5))], 0).await;
     assert_eq!(verdicts(&done), [v1::ResultVerdict::Accepted]);
-    let status = core.get(job).expect("get").status.unwrap_or_default();
+    let status = core.get(job).await.expect("get").status.unwrap_or_default();
     assert_eq!(status.state, v1::JobState::Done as i32);
     assert_eq!(status.trials_done, 72);
     // Counters of the restarted process: one batch resumed, one leased and run.
@@ -191,7 +195,7 @@ async fn match_sim_results_fold_chunk_by_chunk_and_are_counted() {
     let r = exchange(&core, &w, vec![result(0, &chunks[..2])], 0).await;
     assert_eq!(verdicts(&r), [v1::ResultVerdict::Duplicate]);
 
-    let got = core.get(job).expect("get");
+    let got = core.get(job).await.expect("get");
     let total = got.match_sim_aggregate.as_ref().map(totals_from_wire);
     assert_eq!(total, Some(fold_totals(&chunks)));
     let s = got.status.unwrap_or_default();
@@ -287,7 +291,7 @@ async fn stop_rules_gate_waves_prune_and_survive_a_restart() {
     assert_eq!(r.leases.len(), 1, "wave 3 follows");
     let r = exchange(&core, &w, vec![result(job, 2, stats3(324, x, &mask))], 8).await;
     assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted]);
-    let s = core.get(job).expect("get").status.unwrap_or_default();
+    let s = core.get(job).await.expect("get").status.unwrap_or_default();
     assert_eq!(s.state, v1::JobState::Done as i32);
     assert_eq!((s.batches_done, s.batches_resumed), (3, 1));
 
@@ -297,8 +301,8 @@ async fn stop_rules_gate_waves_prune_and_survive_a_restart() {
     assert_eq!(again.state, v1::JobState::Done as i32);
     assert_eq!((again.batches_reused, again.leases_granted), (3, 0));
     assert_eq!(
-        core.get(again.job_id).expect("get").aggregate,
-        core.get(job).expect("get").aggregate
+        core.get(again.job_id).await.expect("get").aggregate,
+        core.get(job).await.expect("get").aggregate
     );
     assert!(exchange(&core, &w, vec![], 8).await.leases.is_empty());
 }
@@ -343,7 +347,7 @@ async fn a_longer_rollout_leases_only_its_new_batches() {
     )
     .await;
     assert_eq!(verdicts(&r), [v1::ResultVerdict::Accepted; 2]);
-    let s = core.get(id).expect("get").status.unwrap_or_default();
+    let s = core.get(id).await.expect("get").status.unwrap_or_default();
     assert_eq!((s.state, s.leases_granted), (v1::JobState::Done as i32, 2));
 
     // The aggregate is the four batches folded, as a fresh 144-trial job gives.
@@ -352,7 +356,7 @@ async fn a_longer_rollout_leases_only_its_new_batches() {
         total.merge(&stats_from_wire(&w).expect("stats"));
     }
     assert_eq!(
-        core.get(id).expect("get").aggregate,
+        core.get(id).await.expect("get").aggregate,
         Some(stats_to_wire(&total))
     );
 

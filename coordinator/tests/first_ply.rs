@@ -106,7 +106,7 @@ async fn searched_rollouts_wait_for_their_first_move_tables() {
     // A different table for a stored key: a conflict, the stored one stays.
     let b = got.leases[0].batch.unwrap_or_default().batch_index;
     exchange(&core, &w2, vec![result(job, b, vec![entry(1, 0.7)])], 0).await;
-    let s = core.get(job).expect("get").status.unwrap_or_default();
+    let s = core.get(job).await.expect("get").status.unwrap_or_default();
     assert_eq!((s.first_ply_computed, s.first_ply_served), (3, 2));
     let text = core.metrics_text();
     for line in [

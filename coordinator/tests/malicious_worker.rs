@@ -31,7 +31,7 @@ async fn lies_are_refused_and_change_nothing() {
     let liar = register(&core);
     let leased = exchange(&core, &liar, vec![], 8).await;
     assert_eq!(leased.leases.len(), 2);
-    let before = core.get(job).expect("get").aggregate;
+    let before = core.get(job).await.expect("get").aggregate;
 
     let mut two_candidates = stats(36, 0.5);
     two_candidates
@@ -75,7 +75,11 @@ async fn lies_are_refused_and_change_nothing() {
         let got = exchange(&core, &liar, vec![lie], 0).await;
         assert_eq!(verdicts(&got), [Rejected], "{what}: {got:?}");
         assert!(!got.acks[0].message.is_empty(), "{what}: no reason given");
-        assert_eq!(core.get(job).expect("get").aggregate, before, "{what}");
+        assert_eq!(
+            core.get(job).await.expect("get").aggregate,
+            before,
+            "{what}"
+        );
     }
     // A result that names no batch spoils the whole request.
     let nameless = v1::ExchangeRequest {
@@ -92,7 +96,7 @@ async fn lies_are_refused_and_change_nothing() {
         .await
         .expect_err("a result without its batch");
     assert_eq!(e.code(), tonic::Code::InvalidArgument, "{e}");
-    let status = core.get(job).expect("get").status.unwrap_or_default();
+    let status = core.get(job).await.expect("get").status.unwrap_or_default();
     assert_eq!(status.batches_done, 0);
 
     // The same honest result twice in one request is counted once.
@@ -104,7 +108,7 @@ async fn lies_are_refused_and_change_nothing() {
     assert_eq!(verdicts(&got), [Accepted, Duplicate]);
     let got = exchange(&core, &liar, vec![result(job, 1, stats(36, 0.5))], 0).await;
     assert_eq!(verdicts(&got), [Accepted]);
-    let status = core.get(job).expect("get").status.unwrap_or_default();
+    let status = core.get(job).await.expect("get").status.unwrap_or_default();
     assert_eq!(status.state, v1::JobState::Done as i32);
     assert_eq!((status.trials_done, status.results_duplicate), (72, 1));
 }

@@ -8,8 +8,9 @@
 
 use std::ops::Range;
 
-/// Most batches of one job, of any kind: a coordinator keeps one small result per
-/// batch, a few MB at this count.
+/// Most batches of one job, of any kind: a coordinator keeps about a bit per
+/// batch in memory (125 KB at this count) and each batch's result in its store;
+/// an embedded run or a fold reads them back in order.
 pub const MAX_BATCHES: u64 = 1_000_000;
 
 /// Batch `b` of `units` work units cut into batches of `batch` (the last one

@@ -156,6 +156,7 @@ pub async fn run(
     let seconds = start.elapsed().as_secs_f64();
     let status = core
         .get(id)
+        .await
         .map_err(|e| CliError::msg(e.message().to_string()))?
         .status
         .unwrap_or_default();

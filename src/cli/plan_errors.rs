@@ -35,8 +35,12 @@ pub fn rollout_flag_error(e: PlanError) -> CliError {
             thousands(MAX_BATCH_SIZE)
         ),
         PlanError::TooManyBatches { trials, batch } => format!(
-            "--trials {trials} in batches of {batch} makes more than {} batches: raise --batch",
-            thousands(MAX_BATCHES)
+            "--trials {trials} in batches of {batch} makes more than {} batches: raise --batch \
+             to at least {}",
+            thousands(MAX_BATCHES),
+            trials
+                .div_ceil(MAX_BATCHES)
+                .next_multiple_of(BATCH_STRATUM)
         ),
         PlanError::Ply(..) => format!(
             "--ply, --opponent-ply, --late-ply and --cube-ply go from 0 to {MAX_TRIAL_PLY} in rollouts"

@@ -135,7 +135,11 @@ fn fetch(args: &Lookup, pid: &str) -> Result<Vec<v1::GetJobResponse>, CliError> 
         }
         let core = Core::open(open_store(dir)?, Config::default())
             .map_err(|e| CliError::msg(format!("store {}: {e}", dir.display())))?;
-        return Ok(core.results_of(pid));
+        return runtime()?.block_on(async {
+            core.results_of(pid)
+                .await
+                .map_err(|e| CliError::msg(format!("store {}: {}", dir.display(), e.message())))
+        });
     }
     let Some(url) = &args.remote.coordinator else {
         return Err(CliError::msg(

@@ -10,7 +10,7 @@
 use super::{fingerprint, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::split_batches;
+use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::Probs;
 use bgfarm_engine::label::LabelPlan;
@@ -70,8 +70,12 @@ impl JobKind for Label {
         self.plan.positions.len() as u64
     }
 
-    fn batch_ranges(&self) -> Vec<Range<u64>> {
-        split_batches(self.units(), self.plan.batch)
+    fn batch_count(&self) -> u64 {
+        self.units().div_ceil(self.plan.batch.max(1))
+    }
+
+    fn batch_range(&self, b: u64) -> Range<u64> {
+        batch_range(self.units(), self.plan.batch, b)
     }
 
     /// A label is a function of its position and method alone: the batch size
@@ -120,9 +124,9 @@ impl JobKind for Label {
 
     /// Only the leading run of done batches: a label's place in the list is its
     /// position's, so a gap would shift every label after it.
-    fn fold<'a>(
+    fn fold(
         &self,
-        outcomes: &mut dyn Iterator<Item = (&'a Range<u64>, &'a Outcome)>,
+        outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
         let mut labels = Vec::new();
@@ -130,7 +134,7 @@ impl JobKind for Label {
         for (units, o) in outcomes {
             match o {
                 Outcome::Label(l) if units.start == next => {
-                    labels.extend_from_slice(l);
+                    labels.extend(l);
                     next = units.end;
                 }
                 _ => break,
@@ -302,7 +306,7 @@ mod tests {
         let b2 = (4..5, Outcome::Label(vec![l(0.5)]));
         let got = |bs: &[&(Range<u64>, Outcome)]| {
             let mut a = v1::GetJobResponse::default();
-            job.fold(&mut bs.iter().map(|(r, o)| (r, o)), &mut a);
+            job.fold(&mut bs.iter().map(|&(r, o)| (r.clone(), o.clone())), &mut a);
             labels_from_wire(&a.labels.expect("labels")).expect("whole labels")
         };
         assert_eq!(got(&[&b0, &b2]), vec![l(0.1), l(0.2)]);

@@ -10,8 +10,8 @@
 use super::{fingerprint, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::split_batches;
-use bgfarm_engine::matchsim::chunk::{chunks, fold_totals};
+use bgfarm_engine::batches::batch_range;
+use bgfarm_engine::matchsim::chunk::chunks;
 use bgfarm_engine::matchsim::game::MONEY_CUBE_CAP;
 use bgfarm_engine::matchsim::{SimPlan, SimStats};
 use bgfarm_proto::matchsim::{sim_plan_from_wire, totals_from_wire, totals_to_wire};
@@ -56,8 +56,12 @@ impl JobKind for MatchSim {
         self.plan.pairs
     }
 
-    fn batch_ranges(&self) -> Vec<Range<u64>> {
-        split_batches(self.plan.pairs, self.plan.batch)
+    fn batch_count(&self) -> u64 {
+        self.plan.pairs.div_ceil(self.plan.batch.max(1))
+    }
+
+    fn batch_range(&self, b: u64) -> Range<u64> {
+        batch_range(self.plan.pairs, self.plan.batch, b)
     }
 
     /// More pairs or another batch size leave a batch's chunks unchanged (the
@@ -87,9 +91,9 @@ impl JobKind for MatchSim {
         decode_chunks(bytes)
     }
 
-    fn fold<'a>(
+    fn fold(
         &self,
-        outcomes: &mut dyn Iterator<Item = (&'a Range<u64>, &'a Outcome)>,
+        outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
         out.match_sim_aggregate = Some(fold_chunks(outcomes.map(|(_, o)| o)));
@@ -121,10 +125,15 @@ pub(super) fn decode_chunks(bytes: &[u8]) -> Result<Outcome, String> {
 }
 
 /// The chunks of `outcomes` folded in order, on the wire.
-pub(super) fn fold_chunks<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> v1::SimTotals {
-    totals_to_wire(&fold_totals(
-        outcomes.flat_map(|o| o.sim_chunks().unwrap_or(&[])),
-    ))
+pub(super) fn fold_chunks(outcomes: impl IntoIterator<Item = Outcome>) -> v1::SimTotals {
+    // As `fold_totals` folds: from zero, chunk after chunk in order.
+    let mut total = SimStats::default();
+    for o in outcomes {
+        for c in o.sim_chunks().unwrap_or(&[]) {
+            total.merge(c);
+        }
+    }
+    totals_to_wire(&total)
 }
 
 /// A match simulation's summary, as `bgfarm match-sim` prints it.

@@ -58,9 +58,20 @@ pub trait JobKind: Send + Sync + fmt::Debug {
     /// Work units of the whole job.
     fn units(&self) -> u64;
 
-    /// The batches' unit ranges, in batch order: the unit of leasing and of the
-    /// deterministic fold.
-    fn batch_ranges(&self) -> Vec<Range<u64>>;
+    /// Batches of the job: the unit of leasing and of the deterministic fold.
+    fn batch_count(&self) -> u64;
+
+    /// The unit range of batch `b` (`b` < [`JobKind::batch_count`]), computed when
+    /// needed: a coordinator keeps no per-batch record of it.
+    fn batch_range(&self, b: u64) -> Range<u64>;
+
+    /// Every batch's unit range, in batch order.
+    #[cfg(test)]
+    fn batch_ranges(&self) -> Vec<Range<u64>> {
+        (0..self.batch_count())
+            .map(|b| self.batch_range(b))
+            .collect()
+    }
 
     /// Clears in `spec` (this job's) what does not change a batch's result, so
     /// that two submissions of the same work encode to the same bytes: the memo
@@ -115,9 +126,9 @@ pub trait JobKind: Send + Sync + fmt::Debug {
 
     /// Folds the accepted batches (each with its unit range, in batch order) into
     /// the kind's fields of `out`, bit-identical to the embedded run's result.
-    fn fold<'a>(
+    fn fold(
         &self,
-        outcomes: &mut dyn Iterator<Item = (&'a Range<u64>, &'a Outcome)>,
+        outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     );
 

@@ -5,7 +5,7 @@
 use super::{fingerprint, JobKind, SpecError};
 use crate::html::{escape, table, Cell};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::split_batches;
+use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::rollout::{RolloutJob, RolloutPlan, RolloutStats, Waves, OUTPUTS};
 use bgfarm_proto::convert::{plan_from_wire, stats_from_wire, stats_to_wire};
 use bgfarm_proto::v1;
@@ -83,8 +83,12 @@ impl JobKind for Rollout {
         self.plan.trials
     }
 
-    fn batch_ranges(&self) -> Vec<Range<u64>> {
-        split_batches(self.plan.trials, self.plan.batch)
+    fn batch_count(&self) -> u64 {
+        self.plan.trials.div_ceil(self.plan.batch.max(1))
+    }
+
+    fn batch_range(&self, b: u64) -> Range<u64> {
+        batch_range(self.plan.trials, self.plan.batch, b)
     }
 
     /// More trials, another batch size (the batch cut is the same for the same
@@ -131,14 +135,16 @@ impl JobKind for Rollout {
         stats_from_wire(&w).map(Outcome::Rollout).map_err(|e| e.0)
     }
 
-    fn fold<'a>(
+    fn fold(
         &self,
-        outcomes: &mut dyn Iterator<Item = (&'a Range<u64>, &'a Outcome)>,
+        outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
         let mut total = RolloutStats::new(self.plan.job.candidates.len());
-        for s in outcomes.filter_map(|(_, o)| o.as_rollout()) {
-            total.merge(s);
+        for (_, o) in outcomes {
+            if let Some(s) = o.as_rollout() {
+                total.merge(s);
+            }
         }
         out.aggregate = Some(stats_to_wire(&total));
     }

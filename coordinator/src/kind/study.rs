@@ -29,13 +29,18 @@ pub(super) const UNIT: &str = "pairs";
 pub struct Study {
     plan: StudyPlan,
     fingerprint: String,
+    /// The batches' pair ranges: cut per cell, so not uniform (a study is at most
+    /// a few thousand batches).
+    ranges: Vec<Range<u64>>,
 }
 
 impl Study {
     pub(super) fn decode(s: &v1::StudySpec) -> Result<Study, SpecError> {
+        let plan = study_from_wire(s)?;
         Ok(Study {
             fingerprint: fingerprint(&s.fingerprint, NAME)?,
-            plan: study_from_wire(s)?,
+            ranges: plan.batch_ranges(),
+            plan,
         })
     }
 }
@@ -64,8 +69,12 @@ impl JobKind for Study {
         self.plan.units()
     }
 
-    fn batch_ranges(&self) -> Vec<Range<u64>> {
-        self.plan.batch_ranges()
+    fn batch_count(&self) -> u64 {
+        self.ranges.len() as u64
+    }
+
+    fn batch_range(&self, b: u64) -> Range<u64> {
+        self.ranges.get(b as usize).cloned().unwrap_or(0..0)
     }
 
     fn check_result(
@@ -87,21 +96,18 @@ impl JobKind for Study {
         decode_chunks(bytes)
     }
 
-    fn fold<'a>(
+    fn fold(
         &self,
-        outcomes: &mut dyn Iterator<Item = (&'a Range<u64>, &'a Outcome)>,
+        outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
         let mut cells = vec![Vec::new(); self.plan.cells.len()];
         for (units, o) in outcomes {
-            if let Some((c, _)) = self.plan.locate(units) {
+            if let Some((c, _)) = self.plan.locate(&units) {
                 cells[c].push(o);
             }
         }
-        out.study_cells = cells
-            .into_iter()
-            .map(|os| fold_chunks(os.into_iter()))
-            .collect();
+        out.study_cells = cells.into_iter().map(fold_chunks).collect();
     }
 
     fn render(&self, folded: &v1::GetJobResponse) -> Result<String, String> {
@@ -212,11 +218,13 @@ mod tests {
 
     #[test]
     fn study_batches_fold_into_their_cells() {
+        let plan = StudyPlan {
+            name: "t".into(),
+            cells: vec![cell(40), cell(16)],
+        };
         let study = Study {
-            plan: StudyPlan {
-                name: "t".into(),
-                cells: vec![cell(40), cell(16)],
-            },
+            ranges: plan.batch_ranges(),
+            plan,
             fingerprint: "fp".into(),
         };
         let batches = [
@@ -228,7 +236,7 @@ mod tests {
             (40..56, Outcome::MatchSim(vec![chunk(16, 1e-17)])),
         ];
         let mut a = v1::GetJobResponse::default();
-        study.fold(&mut batches.iter().map(|(r, o)| (r, o)), &mut a);
+        study.fold(&mut batches.into_iter(), &mut a);
         assert!(a.aggregate.is_none() && a.match_sim_aggregate.is_none());
         let cells: Vec<SimStats> = a.study_cells.iter().map(totals_from_wire).collect();
         let first = fold_totals(&[chunk(16, 0.1), chunk(16, 0.2), chunk(8, 0.3)]);

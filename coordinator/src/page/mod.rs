@@ -44,10 +44,10 @@ fn page_of(path: &str) -> Result<Page, String> {
 }
 
 /// The page itself, for a request that may see it.
-fn render(core: &Core, page: Page) -> Reply {
+async fn render(core: &Core, page: Page) -> Reply {
     match page {
         Page::Overview => html(StatusCode::OK, overview::render(&core.overview())),
-        Page::Job(id) => match core.detail(id) {
+        Page::Job(id) => match core.detail(id).await {
             Some(d) => html(StatusCode::OK, job::render(&d)),
             None => text(StatusCode::NOT_FOUND, PLAIN, format!("no job {id}\n")),
         },
@@ -128,7 +128,7 @@ pub async fn handle(core: &Core, req: Request<Incoming>) -> Reply {
         .filter_map(|v| v.to_str().ok())
         .find_map(cookie_token);
     match check(expected, cookie.as_deref(), true) {
-        Access::Granted => render(core, page),
+        Access::Granted => render(core, page).await,
         Access::Missing => refused(None),
         Access::Wrong(m) => refused(Some(m)),
     }

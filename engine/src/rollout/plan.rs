@@ -12,9 +12,11 @@ use std::ops::Range;
 /// Most candidates in one rollout: `--moves all` of the richest roll has a few
 /// hundred moves; 1024 leaves room while bounding a result to ~250 KB.
 pub const MAX_CANDIDATES: usize = 1024;
-/// Most trials per candidate: 10^8 trials give an SE near 10^-5 (0.01 at 100
-/// trials x 10^-3); at the default batch of 144 that is 694,445 batches.
-pub const MAX_TRIALS: u64 = 100_000_000;
+/// Most trials per candidate: 10^9 trials give an SE near 3x10^-6 (0.01 at 100
+/// trials / sqrt(10^7)), for cluster-scale studies. Batches stay at most
+/// [`MAX_BATCHES`], so 10^9 trials need batches of at least 1008 (992,064 of
+/// them); a coordinator keeps about a bit per batch of a job, not a record.
+pub const MAX_TRIALS: u64 = 1_000_000_000;
 /// Largest batch: 36^4 trials, ~20 minutes of 0-ply trials on one core.
 pub const MAX_BATCH_SIZE: u64 = 1_679_616;
 /// Batch sizes are multiples of the 36 rolls so each batch keeps the first roll's
