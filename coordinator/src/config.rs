@@ -17,6 +17,9 @@ pub struct Config {
     pub worker_token: Option<String>,
     /// Serve gRPC over TLS with this certificate chain and key; `None`: plain.
     pub tls: Option<TlsIdentity>,
+    /// Fraction of batches (0 to 1) recomputed by a second worker to catch wrong
+    /// results that pass every check ([`crate::verify`]); 0: none.
+    pub verify_fraction: f64,
 }
 
 /// A certificate chain and its private key, both PEM. Its `Debug` hides the key.
@@ -46,6 +49,7 @@ impl Default for Config {
             client_token: None,
             worker_token: None,
             tls: None,
+            verify_fraction: 0.0,
         }
     }
 }

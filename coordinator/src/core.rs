@@ -16,7 +16,7 @@ use crate::workers::Workers;
 use bgfarm_proto::v1;
 use bgfarm_storage::{BlobKind, JobRecord, JobState, Store, StoreError};
 use prost::Message;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
@@ -30,6 +30,8 @@ pub(crate) struct State {
     pub counters: Counters,
     /// First-move tables each worker has of each job ([`crate::first_ply`]).
     pub first_ply_sent: Sent,
+    /// Workers found handing in wrong results ([`crate::quarantine`]): refused.
+    pub quarantined: HashSet<String>,
 }
 
 /// The coordinator: jobs, leases, workers and the store.
@@ -176,6 +178,7 @@ impl Core {
             next_worker: 0,
             counters,
             first_ply_sent: Sent::default(),
+            quarantined: HashSet::new(),
         };
         let durable = Durable::start(store.clone())
             .map_err(|e| StoreError::Corrupt(format!("cannot start the flusher: {e}")))?;

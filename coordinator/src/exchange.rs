@@ -1,8 +1,10 @@
 //! Worker operations: register, exchange (hand in results, take leases), heartbeat.
 
 use crate::core::{record, store_err, Core, State};
+use crate::job::Job;
 use crate::outcome::Outcome;
 use crate::reuse::reuse;
+use crate::verify::sampled;
 use crate::workers::WorkerInfo;
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
 use bgfarm_storage::{memo, BlobKind, JobState, PutOutcome};
@@ -31,7 +33,7 @@ struct Checked {
     memo_key: Vec<u8>,
 }
 
-fn ack(
+pub(crate) fn ack(
     batch: v1::BatchRef,
     verdict: v1::ResultVerdict,
     message: impl Into<String>,
@@ -125,6 +127,7 @@ impl Core {
         let mut accepted: Vec<Checked> = Vec::new();
         let fingerprint = {
             let mut st = self.lock();
+            Self::refuse_quarantined(&st, &worker)?;
             if !st.workers.touch(&worker, now) {
                 return Err(Status::not_found(format!(
                     "unknown worker {worker:?}: register again"
@@ -160,15 +163,21 @@ impl Core {
             }
             fp
         };
-        let outcomes = self.store_results(&fingerprint, &accepted).await?;
+        let outcomes = self.store_results(&worker, &fingerprint, &accepted).await?;
         let mut finished = Vec::new();
         let mut touched = Vec::new();
+        let mut liars = Vec::new();
         let leases = {
             let mut st = self.lock();
             let threads = st.workers.threads();
             for (c, outcome) in accepted.into_iter().zip(outcomes) {
                 let b = c.batch;
                 let _span = info_span!("batch", job = b.job_id, batch = b.batch_index).entered();
+                if let Some(ack) = self.settle(&mut st, &worker, b, &c.bytes, &outcome, &mut liars)
+                {
+                    acks.push(ack);
+                    continue;
+                }
                 let verdict = match outcome {
                     PutOutcome::Inserted | PutOutcome::Same => {
                         let inserted = outcome == PutOutcome::Inserted;
@@ -183,6 +192,11 @@ impl Core {
                         if let Some(job) = st.jobs.get_mut(&b.job_id) {
                             if !inserted {
                                 job.counters.results_duplicate += 1;
+                            }
+                            if inserted
+                                && sampled(self.config.verify_fraction, b.job_id, b.batch_index)
+                            {
+                                job.checks.open(b.batch_index, &worker);
                             }
                             if !job.state.is_final() {
                                 if job.complete(b.batch_index, c.outcome) {
@@ -220,6 +234,9 @@ impl Core {
                     ""
                 };
                 acks.push(ack(b, verdict, msg));
+            }
+            for w in liars {
+                finished.extend(self.quarantine(&mut st, &w));
             }
             // One progress message per job and exchange, not per result.
             touched.sort_unstable();
@@ -267,6 +284,7 @@ impl Core {
     /// awaited without blocking the runtime.
     async fn store_results(
         &self,
+        worker: &str,
         fingerprint: &str,
         accepted: &[Checked],
     ) -> Result<Vec<PutOutcome>, Status> {
@@ -287,6 +305,11 @@ impl Core {
                     .put_result(c.batch.job_id, c.batch.batch_index, &c.bytes)?;
                 if put == PutOutcome::Inserted {
                     memo::remember(&blobs, fingerprint, &c.memo_key, &c.bytes)?;
+                    if self.config.verify_fraction > 0.0 {
+                        self.store
+                            .put_origin(worker, c.batch.job_id, c.batch.batch_index)?;
+                        self.store.put_memo_origin(&c.memo_key, worker)?;
+                    }
                 }
                 Ok(put)
             })
@@ -311,7 +334,9 @@ impl Core {
         let Some(job) = st.jobs.get_mut(&r.job_id) else {
             return;
         };
-        if job.ledger.give_back(r.batch_index, worker) {
+        if job.checks.give_back(r.batch_index, worker) {
+            st.counters.leases_released += 1;
+        } else if job.ledger.give_back(r.batch_index, worker) {
             job.ledger.pending.push_front(r.batch_index);
             st.counters.leases_released += 1;
             info!(job = r.job_id, batch = r.batch_index, worker = %worker, "lease released");
@@ -336,12 +361,15 @@ impl Core {
         let deadline = now + self.config.lease_timeout;
         let mut out = Vec::new();
         let (mut granted, mut retries, mut bytes) = (0u64, 0u64, 0usize);
+        let mut verify_leases = 0u64;
         Self::forget_sent(st);
         for job in st.jobs.values_mut() {
             if out.len() >= want {
                 break;
             }
-            if job.state.is_final() || job.work.fingerprint() != fingerprint {
+            // A finished job may still have batches to verify.
+            let verifying = job.state == JobState::Done && !job.checks.is_empty();
+            if job.state.is_final() && !verifying || job.work.fingerprint() != fingerprint {
                 continue;
             }
             let (limit, tables) = self.first_ply_gate(job);
@@ -374,21 +402,19 @@ impl Core {
                     retries += 1;
                 }
                 debug!(job = job.id, batch = b, worker = %worker, attempt, "leased");
-                let units = job.range(b);
-                out.push(v1::Lease {
-                    batch: Some(v1::BatchRef {
-                        job_id: job.id,
-                        batch_index: b,
-                    }),
-                    spec: Some(job.work.lease_spec(&job.spec, &units).into_owned()),
-                    trial_start: units.start,
-                    trial_end: units.end,
-                    active: job.ledger.active(b).to_vec(),
-                    first_ply: Vec::new(),
-                });
+                out.push(lease_of(job, b));
             }
             while let Some(b) = skipped.pop_back() {
                 job.ledger.pending.push_front(b);
+            }
+            while out.len() < want && (out.is_empty() || bytes + spec_bytes <= LEASE_BYTES) {
+                let Some(b) = job.checks.lease_for(worker, deadline) else {
+                    break;
+                };
+                bytes += spec_bytes;
+                verify_leases += 1;
+                debug!(job = job.id, batch = b, worker = %worker, "leased to verify");
+                out.push(lease_of(job, b));
             }
             let n = (out.len() - before) as u64;
             if n > 0 {
@@ -415,6 +441,7 @@ impl Core {
         }
         st.counters.leases_granted += granted;
         st.counters.retries += retries;
+        st.counters.verify_leases += verify_leases;
         out
     }
 
@@ -422,6 +449,7 @@ impl Core {
     pub fn heartbeat(&self, req: v1::HeartbeatRequest) -> Result<v1::HeartbeatResponse, Status> {
         let now = Instant::now();
         let mut st = self.lock();
+        Self::refuse_quarantined(&st, &req.worker_id)?;
         if !st.workers.touch(&req.worker_id, now) {
             return Err(Status::not_found(format!(
                 "unknown worker {:?}: register again",
@@ -431,10 +459,10 @@ impl Core {
         let deadline = now + self.config.lease_timeout;
         let mut drop = Vec::new();
         for b in req.held {
-            let held = st
-                .jobs
-                .get_mut(&b.job_id)
-                .is_some_and(|j| j.ledger.extend(b.batch_index, &req.worker_id, deadline));
+            let held = st.jobs.get_mut(&b.job_id).is_some_and(|j| {
+                j.ledger.extend(b.batch_index, &req.worker_id, deadline)
+                    || j.checks.extend(b.batch_index, &req.worker_id, deadline)
+            });
             if !held {
                 drop.push(b);
             }
@@ -466,5 +494,21 @@ impl Core {
                 req.job_id
             ))),
         }
+    }
+}
+
+/// The lease of batch `b` of `job`.
+fn lease_of(job: &Job, b: u64) -> v1::Lease {
+    let units = job.range(b);
+    v1::Lease {
+        batch: Some(v1::BatchRef {
+            job_id: job.id,
+            batch_index: b,
+        }),
+        spec: Some(job.work.lease_spec(&job.spec, &units).into_owned()),
+        trial_start: units.start,
+        trial_end: units.end,
+        active: job.ledger.active(b).to_vec(),
+        first_ply: Vec::new(),
     }
 }

@@ -6,10 +6,11 @@ use crate::kind::{identity, Work};
 use crate::ledger::Ledger;
 use crate::outcome::Outcome;
 use crate::rate::Rate;
+use crate::verify::Checks;
 use bgfarm_engine::rollout::Waves;
 use bgfarm_proto::v1;
 use bgfarm_storage::memo::Identity;
-use bgfarm_storage::JobState;
+use bgfarm_storage::{JobState, Store, StoreError};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::{Instant, SystemTime};
@@ -63,6 +64,8 @@ pub struct Job {
     pub rate: Rate,
     /// Rollouts: what is known of the first-move tables ([`crate::first_ply`]).
     pub first_ply: JobTables,
+    /// Accepted batches a second worker is to recompute ([`crate::verify`]).
+    pub checks: Checks,
 }
 
 /// The wire form of a stored job state.
@@ -104,6 +107,7 @@ impl Job {
             submitted: None,
             rate: Rate::new(Instant::now()),
             first_ply: JobTables::default(),
+            checks: Checks::default(),
         };
         job.publish(0);
         job
@@ -175,6 +179,37 @@ impl Job {
         self.state = state;
         self.message = message;
         self.ledger.close();
+        self.checks.clear();
+    }
+
+    /// Rebuilds what is done from the results in `store`, after some were taken
+    /// back (a quarantined worker's): its batches are pending again, a finished
+    /// job runs again, and a rollout's waves are replayed. Returns the batches
+    /// taken back. Counters, watchers and open checks stay.
+    pub fn rebuild(&mut self, store: &Store) -> Result<u64, StoreError> {
+        let state = match self.state {
+            JobState::Done => JobState::Running,
+            s => s,
+        };
+        let mut fresh = Job::new(self.id, self.spec.clone(), self.work.clone(), state);
+        for r in store.results_iter(self.id) {
+            let (b, bytes) = r?;
+            if let Ok(o) = self.work.decode_result(&bytes) {
+                fresh.complete(b, o);
+            }
+        }
+        let lost = self.done.saturating_sub(fresh.done);
+        let old = std::mem::replace(&mut self.ledger, fresh.ledger);
+        self.ledger.adopt_leases(old);
+        self.wave_results = fresh.wave_results;
+        self.waves = fresh.waves;
+        self.done = fresh.done;
+        self.units_done = fresh.units_done;
+        self.state = fresh.state;
+        if self.state != JobState::Done {
+            self.message.clear();
+        }
+        Ok(lost)
     }
 
     /// The work units (trials, pairs, positions) of batch `b`.

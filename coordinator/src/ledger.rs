@@ -178,6 +178,36 @@ impl Ledger {
             .collect()
     }
 
+    /// Takes over `old`'s leases and attempts of the batches not done here (a
+    /// ledger rebuilt from the store while workers hold leases).
+    pub fn adopt_leases(&mut self, old: Ledger) {
+        for (b, l) in old.leases {
+            if !self.done.contains(b) {
+                self.leases.insert(b, l);
+            }
+        }
+        for (b, t) in old.tries {
+            if !self.done.contains(b) {
+                self.tries.insert(b, t);
+            }
+        }
+    }
+
+    /// Takes back every lease `worker` holds (a quarantined worker); returns the
+    /// batches, to be queued again.
+    pub fn revoke(&mut self, worker: &str) -> Vec<u64> {
+        let held: Vec<u64> = self
+            .leases
+            .iter()
+            .filter(|(_, l)| l.worker == worker)
+            .map(|(&b, _)| b)
+            .collect();
+        for b in &held {
+            self.leases.remove(b);
+        }
+        held
+    }
+
     /// Drops every lease and queued batch (a job that ended).
     pub fn close(&mut self) {
         self.leases.clear();

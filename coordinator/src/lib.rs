@@ -26,13 +26,16 @@ mod ledger;
 pub mod metrics;
 mod outcome;
 mod page;
+mod quarantine;
 mod range_queue;
 mod rate;
 mod reap;
 mod reply;
 mod reuse;
+mod settle;
 #[cfg(test)]
 mod testutil;
+mod verify;
 mod view;
 mod worker_api;
 mod workers;

@@ -28,6 +28,14 @@ pub struct Counters {
     pub first_ply_computed: u64,
     pub first_ply_served: u64,
     pub first_ply_conflicts: u64,
+    /// Verification ([`crate::verify`]): leases of accepted batches to a second
+    /// worker, checks settled by agreement, disagreements, workers quarantined and
+    /// the accepted batches of theirs taken back to be computed again.
+    pub verify_leases: u64,
+    pub verified: u64,
+    pub verify_disputes: u64,
+    pub quarantined: u64,
+    pub batches_revoked: u64,
 }
 
 /// The store's first-move cache: entries now, and since the store was opened the
@@ -104,7 +112,7 @@ pub fn render(s: &Snapshot) -> String {
     for (state, n) in &s.jobs {
         let _ = writeln!(o.0, "bgfarm_jobs{{state=\"{state}\"}} {n}");
     }
-    let counters: [(&str, &str, u64); 16] = [
+    let counters: [(&str, &str, u64); 21] = [
         (
             "bgfarm_jobs_submitted_total",
             "Jobs submitted.",
@@ -174,6 +182,31 @@ pub fn render(s: &Snapshot) -> String {
             "bgfarm_first_ply_conflicts_total",
             "First-move tables handed in differing from the stored table of their key.",
             c.first_ply_conflicts,
+        ),
+        (
+            "bgfarm_verify_leases_total",
+            "Leases of accepted batches to a second worker (serve --verify-fraction).",
+            c.verify_leases,
+        ),
+        (
+            "bgfarm_verified_total",
+            "Verified batches: a second worker handed in the same result.",
+            c.verified,
+        ),
+        (
+            "bgfarm_verify_disputes_total",
+            "Verification results that differed from every answer before them.",
+            c.verify_disputes,
+        ),
+        (
+            "bgfarm_workers_quarantined_total",
+            "Workers outvoted on a verified batch: refused from then on.",
+            c.quarantined,
+        ),
+        (
+            "bgfarm_batches_revoked_total",
+            "Accepted batches of quarantined workers taken back and computed again.",
+            c.batches_revoked,
         ),
         (
             "bgfarm_first_ply_evictions_total",

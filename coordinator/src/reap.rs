@@ -17,6 +17,9 @@ impl Core {
         let mut failed = Vec::new();
         let mut expired = 0u64;
         for job in st.jobs.values_mut() {
+            let checks = job.checks.expire(now, None);
+            job.counters.leases_expired += checks;
+            expired += checks;
             if job.state.is_final() {
                 continue;
             }

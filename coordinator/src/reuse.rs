@@ -52,7 +52,14 @@ pub fn reuse(store: &Store, job: &mut Job) -> u64 {
         let key = memo::key(&job.identity, &job.range(b), job.ledger.active(b));
         let found = lookup(&blobs, job, &key).and_then(|hit| match hit {
             Some((bytes, outcome)) => Ok(match store.put_result(job.id, b, &bytes)? {
-                PutOutcome::Inserted | PutOutcome::Same => Some(outcome),
+                PutOutcome::Inserted | PutOutcome::Same => {
+                    // Under verification, the worker that computed it answers
+                    // for this job's batch too ([`crate::quarantine`]).
+                    if let Some(w) = store.memo_origin(&key)? {
+                        store.put_origin(&w, job.id, b)?;
+                    }
+                    Some(outcome)
+                }
                 PutOutcome::Different(_) => None,
             }),
             None => Ok(None),

@@ -2,8 +2,8 @@
 //! inconsistent, for the wrong job or batch, of the wrong kind or shape, and
 //! duplicated within one request. Each is refused (or, for the duplicate, counted
 //! once), the job's aggregate does not move, and honest results still finish the
-//! job. A plausible but wrong result is the one lie these checks cannot see: that
-//! needs a second worker recomputing a sample (issue 50, not built yet).
+//! job. A plausible but wrong result is the one lie these checks cannot see: it
+//! is caught by other workers recomputing a sample (tests/verification.rs).
 
 mod common;
 

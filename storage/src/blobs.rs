@@ -328,6 +328,17 @@ impl Blobs {
         Ok(())
     }
 
+    /// Deletes the entry of `key` under `fingerprint` (a result found wrong);
+    /// true when there was one.
+    pub fn remove(&self, fingerprint: &str, key: &[u8]) -> Result<bool, StoreError> {
+        let full = full_key(fingerprint, key);
+        let Some(v) = self.entries.get(&full)? else {
+            return Ok(false);
+        };
+        self.remove_full(&full, &v)?;
+        Ok(true)
+    }
+
     /// Test hook: overwrites the stored bytes of `key` as a failing disk might.
     #[doc(hidden)]
     pub fn corrupt_for_test(&self, fingerprint: &str, key: &[u8]) -> Result<bool, StoreError> {

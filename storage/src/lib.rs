@@ -1,7 +1,8 @@
 //! bgfarm-storage: the coordinator's durable state in sled.
 //!
 //! Trees: `jobs` (id -> [`JobRecord`] as JSON), `results` ((job, batch) -> encoded
-//! batch statistics), the default tree holding the schema version, and the memory
+//! batch statistics), the default tree holding the schema version, who computed
+//! each result while a sample is verified ([`origins`]), and the memory
 //! of computed work any job may reuse ([`blobs`]: first-move tables and batch
 //! results keyed by what they computed, scoped by engine fingerprint, checksummed
 //! and capped). A result is
@@ -16,6 +17,7 @@
 pub mod blobs;
 mod error;
 pub mod memo;
+mod origins;
 mod record;
 
 pub use blobs::{BlobKind, BlobPut, Blobs};
@@ -59,6 +61,8 @@ pub struct Store {
     db: sled::Db,
     jobs: sled::Tree,
     results: sled::Tree,
+    origins: sled::Tree,
+    memo_origins: sled::Tree,
     first_ply: Blobs,
     batches: Blobs,
 }
@@ -103,6 +107,8 @@ impl Store {
         let first_ply = Blobs::open(&db, BlobKind::FirstPly, cap)?;
         let batches = Blobs::open(&db, BlobKind::Batches, cap)?;
         Ok(Store {
+            origins: db.open_tree("origins")?,
+            memo_origins: db.open_tree("memo_origins")?,
             db,
             jobs,
             results,
