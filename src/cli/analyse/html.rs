@@ -148,11 +148,14 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
     let class = mark(e).unwrap_or("").replace(' ', "-");
     let _ = writeln!(
         o,
-        "<section class=\"decision\" id=\"g{}m{}{}\"><h3>Game {}, move {}: {who} {what} \
+        "<section class=\"decision\" id=\"g{}m{}-{}\"><h3>Game {}, move {}: {who} {what} \
          <span class=\"{class}\">{}</span></h3>",
         d.game,
         d.move_no,
-        if d.kind == Kind::Chequer { "" } else { "c" },
+        match d.kind {
+            Kind::Chequer => "chequer",
+            Kind::Cube(c) => c.as_str(),
+        },
         d.game,
         d.move_no,
         mark(e).unwrap_or("")
