@@ -53,8 +53,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Search depth at which the best play of each roll is chosen for the luck of a
-    /// roll (0 to 3). 0 costs about as much as the rest of a 0-ply analysis; 2 plies
-    /// 21 times a 2-ply analysis (docs/research-log.md).
+    /// roll (0 to 3). On the 5-point test match 0 takes 0.3-0.6 s (3% of a 2-ply
+    /// analysis), 1 about 8 s, 2 about 280 s (docs/research-log.md).
     #[arg(long, default_value_t = 0)]
     pub luck_ply: u8,
     /// Also write one self-contained HTML page: the statistics and a board diagram of
