@@ -248,3 +248,22 @@ fn luck_and_the_luck_adjusted_result() {
         assert!(text.contains(line), "{line}:\n{text}");
     }
 }
+
+/// Money play: the result in points (root won 2 and 3 points of the 3-point match
+/// read as a money session), luck adjusted by points (equity times the cube), no MWC.
+#[test]
+fn money_luck_is_in_points() {
+    let mat = std::fs::read_to_string(data("three-point.mat")).expect("read");
+    let money = temp(
+        "money.mat",
+        &mat.replacen(" 3 point match", " 0 point match", 1),
+    );
+    let v = json(&["analyse", &money, "--ply", "0", "--json"]);
+    assert_eq!(v["result_units"], "points");
+    let p = &v["players"];
+    assert_eq!(p[1]["actual_result"].as_f64(), Some(5.0), "{p}");
+    assert_eq!(p[0]["actual_result"].as_f64(), Some(-5.0), "{p}");
+    assert!(p[0]["luck_mwc"].is_null());
+    let adjusted = p[1]["luck_adjusted_result"].as_f64().unwrap_or(f64::NAN);
+    assert!(adjusted.abs() < 5.0 && adjusted != 5.0, "{p}");
+}
