@@ -89,9 +89,14 @@ pub fn page(info: &Info<'_>, decisions: &[Decision]) -> String {
             d.rated.error.is_some_and(|e| e >= DOUBTFUL) || rollout_of(info.rollouts, d).is_some()
         })
         .collect();
+    let rolled = if info.rollouts.is_empty() {
+        ""
+    } else {
+        " or rolled out"
+    };
     let _ = writeln!(
         o,
-        "<h2>Decisions marked doubtful or worse ({})</h2>",
+        "<h2>Decisions marked doubtful or worse{rolled} ({})</h2>",
         shown.len()
     );
     for d in shown {
