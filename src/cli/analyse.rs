@@ -118,6 +118,8 @@ struct Pending<'a> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let ply = check_ply(args.ply)?;
+    let luck_ply = check_ply(args.luck_ply)
+        .map_err(|_| CliError::msg(format!("--luck-ply {}: use 0 to 3", args.luck_ply)))?;
     let filter = parse_filter(&args.filter)?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("{}: cannot read: {e}", args.file)))?;
@@ -163,7 +165,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         out[i] = Some(d);
     }
     let mut decisions: Vec<Decision> = out.into_iter().flatten().filter(|d| d.counted).collect();
-    let luck_ply = check_ply(args.luck_ply)?;
     let luck_ladder = filter.ladder(luck_ply);
     let luck_start = Instant::now();
     let rolls = luck::luck(&engine, &rolls(&m)?, (luck_ply, &luck_ladder), met.as_ref());

@@ -28,7 +28,9 @@
 //! from 0-0; an unfinished game counts as not played); in money play, the points won
 //! minus the points lost. Luck-adjusted: the actual result minus the player's luck
 //! plus the opponent's (in MWC, or in points: equity times the cube), GNU
-//! Backgammon's definition.
+//! Backgammon's definition: on the 5-point test match it reports an actual result
+//! of -50.00% for gnubg, luck of -2.773% (gnubg) and -15.997% (root) and a
+//! luck-adjusted result of -63.22% = -50.00 + 2.773 - 15.997.
 
 use super::super::cube::Setting;
 use super::rate::play_value;
