@@ -137,6 +137,15 @@ fn bad_files_are_refused_with_the_file_and_line() {
         &["analyse", &data("five-point.sgf"), "--luck-ply", "4"],
         "--luck-ply 4",
     );
+    fails(
+        &[
+            "analyse",
+            &data("five-point.sgf"),
+            "--html",
+            "/nonexistent/x.html",
+        ],
+        "/nonexistent/x.html: cannot write",
+    );
 }
 
 /// `--rollout-threshold`: every unforced chequer decision with at least that error

@@ -136,6 +136,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.file, g.number, m.length
         )));
     }
+    // Created before the analysis, so a path that cannot be written fails at once.
+    let html_out = match &args.html {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path)
+                .map_err(|e| CliError::msg(format!("{}: cannot write: {e}", path.display())))?,
+        )),
+        None => None,
+    };
     let met = if m.length > 0 {
         Some(load_table(&args.met)?)
     } else {
@@ -192,8 +201,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         luck_ply,
         luck_seconds,
     };
-    if let Some(path) = &args.html {
-        std::fs::write(path, html::page(&info, &decisions))
+    if let Some((path, mut file)) = html_out {
+        use std::io::Write;
+        file.write_all(html::page(&info, &decisions).as_bytes())
             .map_err(|e| CliError::msg(format!("{}: cannot write: {e}", path.display())))?;
     }
     if args.json {
