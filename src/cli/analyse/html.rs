@@ -12,7 +12,7 @@
 
 use super::report::{mark, sections, stats, Info, DOUBTFUL};
 use super::rollouts::RolledOut;
-use super::{Decision, Kind};
+use super::{CubeChoice, Decision, Kind};
 use bgfarm_report::board_svg::{self, Board, CubeOwner};
 use bgfarm_report::markup::escape;
 use std::fmt::Write;
@@ -147,7 +147,11 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
             Some([a, b]) => format!("plays {a}{b}"),
             None => "plays".to_string(),
         },
-        Kind::Cube(_) => "cube action".to_string(),
+        Kind::Cube(CubeChoice::Take | CubeChoice::Drop) => format!(
+            "answers a double to {} (the board before it)",
+            2 * d.cube.value
+        ),
+        Kind::Cube(_) => "decides on the cube".to_string(),
     };
     let e = d.rated.error.unwrap_or(0.0);
     let class = mark(e).unwrap_or("").replace(' ', "-");
