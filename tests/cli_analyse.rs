@@ -133,6 +133,19 @@ fn bad_files_are_refused_with_the_file_and_line() {
         &["analyse", &data("five-point.sgf"), "--ply", "4"],
         "--ply 4",
     );
+    fails(
+        &["analyse", &data("five-point.sgf"), "--luck-ply", "4"],
+        "--luck-ply 4",
+    );
+    fails(
+        &[
+            "analyse",
+            &data("five-point.sgf"),
+            "--html",
+            "/nonexistent/x.html",
+        ],
+        "/nonexistent/x.html: cannot write",
+    );
 }
 
 /// `--rollout-threshold`: every unforced chequer decision with at least that error
@@ -146,6 +159,7 @@ fn errors_over_the_threshold_are_rolled_out() {
     let _ = std::fs::remove_dir_all(&store);
     let store_s = store.to_string_lossy().into_owned();
     let file = data("three-point.mat");
+    let page = temp("rolled.html", "");
     let args = [
         "analyse",
         file.as_str(),
@@ -158,6 +172,8 @@ fn errors_over_the_threshold_are_rolled_out() {
         "36",
         "--rollout-data",
         store_s.as_str(),
+        "--html",
+        page.as_str(),
     ];
     let v = json(&args);
     let over: Vec<&serde_json::Value> = v["decisions"]
@@ -180,6 +196,9 @@ fn errors_over_the_threshold_are_rolled_out() {
             assert!((-3.0..=3.0).contains(&e), "{r}");
         }
     }
+    // The page shows every rollout next to its decision's board.
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert_eq!(html.matches("rolled out (36 trials)").count(), rolled.len());
     let again = json(&args);
     assert_eq!(again["rollouts"], v["rollouts"]);
     let _ = std::fs::remove_dir_all(&store);
@@ -193,4 +212,71 @@ fn errors_over_the_threshold_are_rolled_out() {
         ],
         "--rollout-threshold",
     );
+}
+
+/// Luck: every roll of each player counted (GNU Backgammon counts 107 and 110 on
+/// this match), a luck per chequer decision, the totals consistent with the rate,
+/// and the luck-adjusted result the actual result minus the player's luck plus the
+/// opponent's, in MWC.
+#[test]
+fn luck_and_the_luck_adjusted_result() {
+    let v = json(&["analyse", &data("five-point.mat"), "--ply", "0", "--json"]);
+    assert_eq!(v["result_units"], "mwc");
+    assert_eq!(v["luck_ply"], 0);
+    let p = v["players"].as_array().expect("players");
+    let num = |p: &serde_json::Value, k: &str| p[k].as_f64().unwrap_or(f64::NAN);
+    assert_eq!(
+        (p[0]["rolls"].as_u64(), p[1]["rolls"].as_u64()),
+        (Some(107), Some(110))
+    );
+    // root won the match from 0-0: +50% MWC.
+    assert!((num(&p[1], "actual_result") - 0.5).abs() < 1e-9, "{}", p[1]);
+    for (me, them) in [(0, 1), (1, 0)] {
+        let (a, b) = (&p[me], &p[them]);
+        let adjusted = num(a, "actual_result") - num(a, "luck_mwc") + num(b, "luck_mwc");
+        assert!(
+            (num(a, "luck_adjusted_result") - adjusted).abs() < 1e-9,
+            "{a}"
+        );
+        let rate = 1000.0 * num(a, "luck") / num(a, "rolls");
+        assert!((num(a, "luck_rate") - rate).abs() < 1e-9, "{a}");
+        assert!(num(a, "luck").abs() < 5.0, "{a}");
+    }
+    let decisions = v["decisions"].as_array().expect("decisions");
+    for d in decisions {
+        let luck = d["luck"].as_f64();
+        assert_eq!(luck.is_some(), d["kind"] == "chequer", "{d}");
+        assert!(luck.is_none_or(|l| l.abs() < 3.0), "{d}");
+    }
+    // The opening 64 of game 1 is about average among the 30 opening outcomes.
+    let first = decisions[0]["luck"].as_f64().unwrap_or(f64::NAN);
+    assert!(first.abs() < 0.1, "{}", decisions[0]);
+    let out = bgfarm(&["analyse", &data("five-point.mat"), "--ply", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "Luck (best plays at 0-ply)",
+        "Luck total EMG (MWC)",
+        "Luck-adjusted result",
+    ] {
+        assert!(text.contains(line), "{line}:\n{text}");
+    }
+}
+
+/// Money play: the result in points (root won 2 and 3 points of the 3-point match
+/// read as a money session), luck adjusted by points (equity times the cube), no MWC.
+#[test]
+fn money_luck_is_in_points() {
+    let mat = std::fs::read_to_string(data("three-point.mat")).expect("read");
+    let money = temp(
+        "money.mat",
+        &mat.replacen(" 3 point match", " 0 point match", 1),
+    );
+    let v = json(&["analyse", &money, "--ply", "0", "--json"]);
+    assert_eq!(v["result_units"], "points");
+    let p = &v["players"];
+    assert_eq!(p[1]["actual_result"].as_f64(), Some(5.0), "{p}");
+    assert_eq!(p[0]["actual_result"].as_f64(), Some(-5.0), "{p}");
+    assert!(p[0]["luck_mwc"].is_null());
+    let adjusted = p[1]["luck_adjusted_result"].as_f64().unwrap_or(f64::NAN);
+    assert!(adjusted.abs() < 5.0 && adjusted != 5.0, "{p}");
 }

@@ -68,6 +68,47 @@ fn each_line_is_rolled_out_as_alone() {
     assert_eq!(lines[0]["candidates"][0]["move"], "line 2");
 }
 
+/// XGID lines are rolled out as the same positions given by GNU Backgammon IDs; the
+/// dice an XGID carries are played when the line gives none, and moves may follow
+/// the XGID directly.
+#[test]
+fn xgid_lines_are_their_gnu_id_lines() {
+    const X: &str = "XGID=-b----E-C---eE---c-e----B-";
+    let xgid = file(
+        "xgid.txt",
+        &format!("{X}:0:0:1:00:0:0:0:0:10\n{X}:0:0:1:52:0:0:0:0:10 top:2\n{X}:0:0:1:00:0:0:0:0:10 31 8/5 6/5,24/21 24/23\n{X}:0:0:1:52:0:0:0:0:10 13/8 13/11\n"),
+    );
+    let gnu = file(
+        "gnu.txt",
+        "4HPwATDgc/ABMA\n4HPwATDgc/ABMA 52 top:2\n4HPwATDgc/ABMA 31 8/5 6/5,24/21 24/23\n4HPwATDgc/ABMA:cAkAAAAAAAAA 52 13/8 13/11\n",
+    );
+    let run = |path: &std::path::Path| {
+        let p = path.to_string_lossy().to_string();
+        json(&[
+            "rollout",
+            "--positions",
+            &p,
+            "--trials",
+            "36",
+            "--truncate",
+            "4",
+            "--json",
+        ])
+    };
+    let (a, b) = (run(&xgid), run(&gnu));
+    let (a, b) = (
+        a["positions"].as_array().expect("positions").clone(),
+        b["positions"].as_array().expect("positions").clone(),
+    );
+    assert_eq!(a.len(), 4);
+    for (x, g) in a.iter().zip(&b) {
+        assert_eq!(stats(x), stats(g), "{x}");
+        assert_eq!(x["dice"], g["dice"]);
+    }
+    assert_eq!(a[1]["dice"], serde_json::json!([5, 2]), "{}", a[1]);
+    assert_eq!(a[1]["candidates"].as_array().map(Vec::len), Some(2));
+}
+
 #[test]
 fn bad_files_name_the_line() {
     for (text, needle) in [
@@ -75,6 +116,18 @@ fn bad_files_name_the_line() {
         ("4HPwATDgc/ABMA 31 13/12 13/11\n", "line 1"),
         ("4HPwATDgc/ABMA 71\n", "line 1"),
         ("# nothing\n\n", "no position"),
+        (
+            "4HPwATDgc/ABMA\nXGID=-b----E-C---eE---c-e----B-:0:0:1\n",
+            "line 2",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10 7x\n",
+            "line 1",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10 13/7\n",
+            "line 1",
+        ),
     ] {
         let path = file("bad.txt", text);
         let p = path.to_string_lossy().to_string();

@@ -7,8 +7,12 @@
 //! - [`rollout_table`]: the columns of the rollout table and each row's cells;
 //! - [`sim_summary`]: the labelled lines of a match simulation's summary;
 //! - [`study_cells`]: a study's cells as rows, and their plot;
-//! - [`svg`]: the SVG charts of the studies (points with error bars and fitted curves).
+//! - [`svg`]: the SVG charts of the studies (points with error bars and fitted curves);
+//! - [`board_svg`]: a backgammon board diagram (the match analysis's HTML report);
+//! - [`markup`]: escaping text for HTML and SVG.
 
+pub mod board_svg;
+pub mod markup;
 pub mod rollout_rows;
 pub mod rollout_table;
 pub mod sim_summary;

@@ -39,11 +39,7 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
         .collect()
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
+use crate::markup::escape;
 
 /// The chart as an SVG document.
 pub fn chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {

@@ -10,9 +10,12 @@
 //! actions are valued by the cubeful lookahead of `bgfarm cube --ply` at the same
 //! depth. Units and the cube-decision rules: see `analyse/rate.rs`; statistics and
 //! thresholds: `analyse/report.rs`. The rates on the test matches next to GNU
-//! Backgammon's own analysis: tests/data/matches/README.md. Not done yet: luck per
-//! roll and the luck-adjusted result.
+//! Backgammon's own analysis: tests/data/matches/README.md. Luck per roll and the
+//! luck-adjusted result: `analyse/luck.rs`. `--html OUT.html`: one self-contained
+//! page with a board for every marked decision (`analyse/html.rs`).
 
+mod html;
+mod luck;
 mod rate;
 mod report;
 mod rollouts;
@@ -23,8 +26,9 @@ use super::CliError;
 use bgfarm_engine::cube::{Cube, Owner};
 use bgfarm_engine::ids::match_id::{CubeOwner, MatchState};
 use bgfarm_engine::ids::position_id;
-use bgfarm_engine::matchfile::{self, Action, ActionKind, Game, Match};
+use bgfarm_engine::matchfile::{self, Action, ActionKind, CubeState, Game, Match};
 use bgfarm_engine::met::MatchScore;
+use bgfarm_engine::Position;
 use rate::{CubeChoice, Rated};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -48,6 +52,15 @@ pub struct Args {
     /// Print one JSON object: the players' statistics and every decision.
     #[arg(long)]
     pub json: bool,
+    /// Search depth at which the best play of each roll is chosen for the luck of a
+    /// roll (0 to 3). On the 5-point test match 0 takes 0.3-0.6 s (3% of a 2-ply
+    /// analysis), 1 about 8 s, 2 about 280 s (docs/research-log.md).
+    #[arg(long, default_value_t = 0)]
+    pub luck_ply: u8,
+    /// Also write one self-contained HTML page: the statistics and a board diagram of
+    /// every decision marked doubtful or worse or rolled out.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
     #[command(flatten)]
@@ -83,6 +96,16 @@ pub struct Decision {
     pub forced: bool,
     /// Counted in the statistics (chequer plays always; cube actions see `rate`).
     pub counted: bool,
+    /// The luck of the roll of a chequer decision (EMG; see `luck`).
+    pub luck: Option<f64>,
+    /// The board seen by the player on roll, the cube before the decision, the score
+    /// at the game's start (player 0 first) and the Crawford flag: the HTML board.
+    pub board: Position,
+    pub cube: CubeState,
+    pub score: [u32; 2],
+    pub crawford: bool,
+    /// The player on roll (the doubler at a take or drop).
+    pub on_roll: u8,
 }
 
 /// A decision found in the file, not yet evaluated.
@@ -95,6 +118,8 @@ struct Pending<'a> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let ply = check_ply(args.ply)?;
+    let luck_ply = check_ply(args.luck_ply)
+        .map_err(|_| CliError::msg(format!("--luck-ply {}: use 0 to 3", args.luck_ply)))?;
     let filter = parse_filter(&args.filter)?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("{}: cannot read: {e}", args.file)))?;
@@ -111,6 +136,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.file, g.number, m.length
         )));
     }
+    // Created before the analysis, so a path that cannot be written fails at once.
+    let html_out = match &args.html {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path)
+                .map_err(|e| CliError::msg(format!("{}: cannot write: {e}", path.display())))?,
+        )),
+        None => None,
+    };
     let met = if m.length > 0 {
         Some(load_table(&args.met)?)
     } else {
@@ -139,7 +173,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     for (i, d) in cubes {
         out[i] = Some(d);
     }
-    let decisions: Vec<Decision> = out.into_iter().flatten().filter(|d| d.counted).collect();
+    let mut decisions: Vec<Decision> = out.into_iter().flatten().filter(|d| d.counted).collect();
+    let luck_ladder = filter.ladder(luck_ply);
+    let luck_start = Instant::now();
+    let rolls = luck::luck(&engine, &rolls(&m)?, (luck_ply, &luck_ladder), met.as_ref());
+    let luck_seconds = luck_start.elapsed().as_secs_f64();
+    for d in decisions.iter_mut().filter(|d| d.kind == Kind::Chequer) {
+        d.luck = rolls
+            .iter()
+            .find(|r| (r.game, r.move_no, r.player) == (d.game, d.move_no, d.player))
+            .map(|r| r.emg);
+    }
+    let luck_stats = luck::stats(&m, &rolls, met.as_ref());
     let rolled = rollouts::roll_out(&args.rollouts, &args.eval.net, &decisions)?;
     let seconds = start.elapsed().as_secs_f64();
     let info = report::Info {
@@ -152,7 +197,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         seconds,
         threads: engine.pool.current_num_threads(),
         rollouts: &rolled,
+        luck: &luck_stats,
+        luck_ply,
+        luck_seconds,
     };
+    if let Some((path, mut file)) = html_out {
+        use std::io::Write;
+        file.write_all(html::page(&info, &decisions).as_bytes())
+            .map_err(|e| CliError::msg(format!("{}: cannot write: {e}", path.display())))?;
+    }
     if args.json {
         println!("{}", report::json(&info, &decisions)?);
     } else {
@@ -233,23 +286,7 @@ fn evaluate(
 ) -> Result<Decision, CliError> {
     let a = p.action;
     let me = on_roll(a);
-    let cube = Cube {
-        value: a.cube.value,
-        owner: match a.cube.owner {
-            None => Owner::Centred,
-            Some(o) if o == me => Owner::Mover,
-            Some(_) => Owner::Opponent,
-        },
-    };
-    let score = if m.length > 0 {
-        let away = m.length.saturating_sub(p.game.score[me as usize]);
-        let opp = m.length.saturating_sub(p.game.score[1 - me as usize]);
-        let crawford = p.game.crawford && (away == 1) != (opp == 1);
-        Some((m.length, MatchScore::new(away, opp, crawford)?))
-    } else {
-        None
-    };
-    let set = rate::setting(cube, score, m.jacoby);
+    let set = setting_at(m, p.game, a)?;
     let (dice, played) = match a.kind {
         ActionKind::Move { dice, played } => (Some(dice), played),
         ActionKind::Rolled { dice } => (Some(dice), None),
@@ -281,7 +318,63 @@ fn evaluate(
         rated,
         forced,
         counted,
+        luck: None,
+        board: a.position,
+        cube: a.cube,
+        score: p.game.score,
+        crawford: p.game.crawford,
+        on_roll: me,
     })
+}
+
+/// The cube and score of an action, seen by the player on roll.
+fn setting_at(m: &Match, game: &Game, a: &Action) -> Result<super::cube::Setting, CliError> {
+    let me = on_roll(a);
+    let cube = Cube {
+        value: a.cube.value,
+        owner: match a.cube.owner {
+            None => Owner::Centred,
+            Some(o) if o == me => Owner::Mover,
+            Some(_) => Owner::Opponent,
+        },
+    };
+    let score = if m.length > 0 {
+        let away = m.length.saturating_sub(game.score[me as usize]);
+        let opp = m.length.saturating_sub(game.score[1 - me as usize]);
+        let crawford = game.crawford && (away == 1) != (opp == 1);
+        Some((m.length, MatchScore::new(away, opp, crawford)?))
+    } else {
+        None
+    };
+    Ok(rate::setting(cube, score, m.jacoby))
+}
+
+/// Every roll of the match (played or not; a roll left unplayed by a resignation is
+/// not one), numbered as the decisions are.
+fn rolls(m: &Match) -> Result<Vec<luck::Roll>, CliError> {
+    let mut out = Vec::new();
+    for game in &m.games {
+        let mut n = 0u32;
+        for a in &game.actions {
+            match a.kind {
+                ActionKind::Move { dice, .. } => {
+                    n += 1;
+                    out.push(luck::Roll {
+                        game: game.number,
+                        move_no: n,
+                        player: a.player,
+                        position: a.position,
+                        dice,
+                        set: setting_at(m, game, a)?,
+                        opening: n == 1,
+                    });
+                }
+                ActionKind::Rolled { .. } => n += 1,
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `POSITION:MATCH`, the form `bgfarm hint` and `bgfarm cube` read.

@@ -61,7 +61,7 @@ pub fn emg_per_unit(set: &Setting, met: Option<&MatchEquityTable>) -> f64 {
 /// The mover's cubeful value of a play (MWC in a match, money equity per unit
 /// cube), from the play's probabilities for the mover at `result` (the position
 /// after the play, seen by the opponent on roll).
-fn play_value(
+pub fn play_value(
     probs: &Probs,
     result: &Position,
     set: &Setting,

@@ -11,6 +11,8 @@
 //!   decisions (so PR is half the overall rate in mEMG).
 //! - Marks, GNU Backgammon's thresholds in EMG, as disjoint classes: doubtful from
 //!   0.04, bad from 0.08, very bad from 0.16.
+//! - Luck: rolls, luck total and rate, marked rolls, the actual and the
+//!   luck-adjusted result (`luck.rs`).
 
 use super::{Decision, Kind};
 use bgfarm_engine::matchfile::Match;
@@ -33,6 +35,11 @@ pub struct Info<'a> {
     pub threads: usize,
     /// `--rollout-threshold`'s rollouts (empty without it).
     pub rollouts: &'a [super::rollouts::RolledOut],
+    /// Each player's luck and result.
+    pub luck: &'a [super::luck::LuckStats; 2],
+    /// The ply of the luck's plays, and the seconds the luck took.
+    pub luck_ply: u8,
+    pub luck_seconds: f64,
 }
 
 /// One player's statistics.
@@ -60,9 +67,11 @@ pub struct PlayerStats {
     pub doubtful: u32,
     pub bad: u32,
     pub very_bad: u32,
+    #[serde(flatten)]
+    pub luck: super::luck::LuckStats,
 }
 
-fn mark(e: f64) -> Option<&'static str> {
+pub fn mark(e: f64) -> Option<&'static str> {
     if e >= VERY_BAD {
         Some("very bad")
     } else if e >= BAD {
@@ -83,11 +92,13 @@ fn per(total: f64, n: u32, scale: f64) -> f64 {
 }
 
 /// The statistics of both players.
-pub fn stats(m: &Match, decisions: &[Decision]) -> [PlayerStats; 2] {
+pub fn stats(info: &Info<'_>, decisions: &[Decision]) -> [PlayerStats; 2] {
+    let m = info.m;
     let is_match = m.length > 0;
     let mut s: [PlayerStats; 2] = Default::default();
     for (p, st) in s.iter_mut().enumerate() {
         st.name = m.players[p].clone();
+        st.luck = info.luck[p].clone();
         if is_match {
             st.chequer_error_mwc = Some(0.0);
             st.cube_error_mwc = Some(0.0);
@@ -155,6 +166,9 @@ struct JsonDecision<'a> {
     error_mwc: Option<f64>,
     forced: bool,
     mark: Option<&'static str>,
+    /// The luck of the roll (chequer decisions), EMG.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    luck: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -167,6 +181,9 @@ struct JsonOut<'a> {
     filter: &'a str,
     met: Option<&'a str>,
     units: &'static str,
+    /// The unit of the players' `actual_result` and `luck_adjusted_result`.
+    result_units: &'static str,
+    luck_ply: u8,
     players: [PlayerStats; 2],
     decisions: Vec<JsonDecision<'a>>,
     /// The errors rolled out (`--rollout-threshold`), cubeless equities.
@@ -193,7 +210,9 @@ pub fn json(info: &Info<'_>, decisions: &[Decision]) -> Result<String, serde_jso
         filter: &info.filter,
         met: info.met.as_deref(),
         units: "emg",
-        players: stats(info.m, decisions),
+        result_units: if info.m.length > 0 { "mwc" } else { "points" },
+        luck_ply: info.luck_ply,
+        players: stats(info, decisions),
         decisions: decisions
             .iter()
             .map(|d| JsonDecision {
@@ -209,6 +228,7 @@ pub fn json(info: &Info<'_>, decisions: &[Decision]) -> Result<String, serde_jso
                 error_mwc: d.rated.error_mwc,
                 forced: d.forced,
                 mark: d.rated.error.and_then(mark),
+                luck: d.luck,
             })
             .collect(),
         rollouts: info.rollouts,
@@ -217,10 +237,78 @@ pub fn json(info: &Info<'_>, decisions: &[Decision]) -> Result<String, serde_jso
     serde_json::to_string(&out)
 }
 
+/// A titled group of rows: a label and each player's cell.
+pub type Section = (String, Vec<(&'static str, String, String)>);
+
+/// The statistics as titled rows, shared by the text and the HTML report.
+pub fn sections(info: &Info<'_>, s: &[PlayerStats; 2]) -> Vec<Section> {
+    let both = |f: &dyn Fn(&PlayerStats) -> String| (f(&s[0]), f(&s[1]));
+    let total = |e: f64, mwc: Option<f64>| match mwc {
+        Some(x) => format!("{:.3} ({:.2}%)", e, 100.0 * x),
+        None => format!("{e:.3}"),
+    };
+    let row = |label: &'static str, (a, b): (String, String)| (label, a, b);
+    let chequer = vec![
+        row("Total moves", both(&|p| p.moves.to_string())),
+        row("Unforced moves", both(&|p| p.unforced.to_string())),
+        row(
+            "Error total EMG (MWC)",
+            both(&|p| total(p.chequer_error, p.chequer_error_mwc)),
+        ),
+        row(
+            "Error rate mEMG per unforced move",
+            both(&|p| format!("{:.1}", p.chequer_error_rate)),
+        ),
+    ];
+    let cube = vec![
+        row(
+            "Close or actual cube decisions",
+            both(&|p| p.cube_decisions.to_string()),
+        ),
+        row(
+            "Doubles / takes / drops",
+            both(&|p| format!("{} / {} / {}", p.doubles, p.takes, p.drops)),
+        ),
+        row(
+            "Error total EMG (MWC)",
+            both(&|p| total(p.cube_error, p.cube_error_mwc)),
+        ),
+        row(
+            "Error rate mEMG per cube decision",
+            both(&|p| format!("{:.1}", p.cube_error_rate)),
+        ),
+    ];
+    let overall = vec![
+        row(
+            "Decisions marked doubtful",
+            both(&|p| p.doubtful.to_string()),
+        ),
+        row("Decisions marked bad", both(&|p| p.bad.to_string())),
+        row(
+            "Decisions marked very bad",
+            both(&|p| p.very_bad.to_string()),
+        ),
+        row(
+            "Error rate mEMG per decision",
+            both(&|p| format!("{:.1}", p.error_rate)),
+        ),
+        row("PR (eXtreme Gammon)", both(&|p| format!("{:.1}", p.pr))),
+    ];
+    vec![
+        ("Chequer play".to_string(), chequer),
+        ("Cube decisions".to_string(), cube),
+        ("Overall".to_string(), overall),
+        (
+            format!("Luck (best plays at {}-ply)", info.luck_ply),
+            super::luck::rows(info.m.length > 0, &s[0].luck, &s[1].luck),
+        ),
+    ]
+}
+
 /// The text report.
 pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
     let m = info.m;
-    let s = stats(m, decisions);
+    let s = stats(info, decisions);
     let mut o = String::new();
     let play = if m.length > 0 {
         format!("{}-point match", m.length)
@@ -247,45 +335,14 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
             .map_or(String::new(), |t| format!(", MET {t}"))
     );
     let w = s.iter().map(|p| p.name.len()).max().unwrap_or(0).max(16);
-    let row = |o: &mut String, label: &str, a: String, b: String| {
-        let _ = writeln!(o, "  {label:<34} {a:>w$} {b:>w$}");
-    };
     let _ = writeln!(o);
     let _ = writeln!(o, "  {:<34} {:>w$} {:>w$}", "", s[0].name, s[1].name);
-    let both = |f: &dyn Fn(&PlayerStats) -> String| (f(&s[0]), f(&s[1]));
-    let total = |e: f64, mwc: Option<f64>| match mwc {
-        Some(x) => format!("{:.3} ({:.2}%)", e, 100.0 * x),
-        None => format!("{e:.3}"),
-    };
-    let _ = writeln!(o, "Chequer play");
-    let (a, b) = both(&|p| p.moves.to_string());
-    row(&mut o, "Total moves", a, b);
-    let (a, b) = both(&|p| p.unforced.to_string());
-    row(&mut o, "Unforced moves", a, b);
-    let (a, b) = both(&|p| total(p.chequer_error, p.chequer_error_mwc));
-    row(&mut o, "Error total EMG (MWC)", a, b);
-    let (a, b) = both(&|p| format!("{:.1}", p.chequer_error_rate));
-    row(&mut o, "Error rate mEMG per unforced move", a, b);
-    let _ = writeln!(o, "Cube decisions");
-    let (a, b) = both(&|p| p.cube_decisions.to_string());
-    row(&mut o, "Close or actual cube decisions", a, b);
-    let (a, b) = both(&|p| format!("{} / {} / {}", p.doubles, p.takes, p.drops));
-    row(&mut o, "Doubles / takes / drops", a, b);
-    let (a, b) = both(&|p| total(p.cube_error, p.cube_error_mwc));
-    row(&mut o, "Error total EMG (MWC)", a, b);
-    let (a, b) = both(&|p| format!("{:.1}", p.cube_error_rate));
-    row(&mut o, "Error rate mEMG per cube decision", a, b);
-    let _ = writeln!(o, "Overall");
-    let (a, b) = both(&|p| p.doubtful.to_string());
-    row(&mut o, "Decisions marked doubtful", a, b);
-    let (a, b) = both(&|p| p.bad.to_string());
-    row(&mut o, "Decisions marked bad", a, b);
-    let (a, b) = both(&|p| p.very_bad.to_string());
-    row(&mut o, "Decisions marked very bad", a, b);
-    let (a, b) = both(&|p| format!("{:.1}", p.error_rate));
-    row(&mut o, "Error rate mEMG per decision", a, b);
-    let (a, b) = both(&|p| format!("{:.1}", p.pr));
-    row(&mut o, "PR (eXtreme Gammon)", a, b);
+    for (title, rows) in sections(info, &s) {
+        let _ = writeln!(o, "{title}");
+        for (label, a, b) in rows {
+            let _ = writeln!(o, "  {label:<34} {a:>w$} {b:>w$}");
+        }
+    }
     let marked: Vec<&Decision> = decisions
         .iter()
         .filter(|d| d.rated.error.is_some_and(|e| e >= DOUBTFUL))
@@ -334,6 +391,10 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
             );
         }
     }
-    let _ = writeln!(o, "\n{:.1} s on {} threads", info.seconds, info.threads);
+    let _ = writeln!(
+        o,
+        "\n{:.1} s on {} threads (luck {:.1} s)",
+        info.seconds, info.threads, info.luck_seconds
+    );
     o
 }

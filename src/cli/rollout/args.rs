@@ -8,7 +8,8 @@ pub struct Args {
     #[arg(required_unless_present = "positions")]
     pub position: Option<String>,
     /// Roll out every position of FILE as one job instead: one line each, `POSITION
-    /// [DICE [MOVES]]` (MOVES as --moves), `#` for comments; one table per line, or
+    /// [DICE [MOVES]]` (a GNU Backgammon ID or an XGID, whose dice are played when
+    /// DICE is left out; MOVES as --moves), `#` for comments; one table per line, or
     /// one JSON object with a `positions` array. Cubeless.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "dice", "cubeful", "match_id", "jacoby"])]
     pub positions: Option<std::path::PathBuf>,

@@ -3,7 +3,10 @@
 //! Each line of FILE is `POSITION [DICE [MOVES]]`: a position ID (optionally
 //! `ID:MATCHID`) or an XGID, then optionally a roll whose moves are rolled out
 //! (MOVES: `all`, `top:N` or moves in notation separated by commas, as `--moves`;
-//! `--moves` when left out). Empty lines and lines starting with `#` are skipped.
+//! `--moves` when left out). A line without DICE whose XGID or match ID has dice
+//! rolled plays those (`XGID=...:52:...` is the 52 to play, as eXtreme Gammon and
+//! GNU Backgammon export it), and MOVES may then follow the ID directly; DICE on the
+//! line wins over the ID's. Empty lines and lines starting with `#` are skipped.
 //! Every line's candidates go into one rollout job, so a cluster spreads the whole
 //! list over its workers, and the job is stored, resumable and extendable like any
 //! rollout (its memo identity is its candidates and settings). The report prints one
@@ -52,14 +55,20 @@ pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
         if input.position.game_over() {
             return Err(at(&"the game in this position is over"));
         }
-        let dice = match parts.next().map(str::trim).filter(|d| !d.is_empty()) {
-            Some(d) => Some(Dice::parse(d).map_err(|e| at(&e))?),
-            None => None,
+        let second = parts.next().map(str::trim).filter(|d| !d.is_empty());
+        let rest = parts.next().map(str::trim).filter(|m| !m.is_empty());
+        let (dice, moves) = match (second, input.dice) {
+            (None, from_id) => (from_id, None),
+            (Some(d), from_id) => match (Dice::parse(d), from_id) {
+                (Ok(dice), _) => (Some(dice), rest.map(str::to_string)),
+                // Not a roll: with the ID's dice it starts the moves.
+                (Err(_), Some(id_dice)) => {
+                    let moves = raw[typed.len()..].trim().to_string();
+                    (Some(id_dice), Some(moves))
+                }
+                (Err(e), None) => return Err(at(&e)),
+            },
         };
-        let moves = parts
-            .next()
-            .map(|m| m.trim().to_string())
-            .filter(|m| !m.is_empty());
         lines.push(Line {
             typed,
             input,
