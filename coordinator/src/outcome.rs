@@ -14,6 +14,8 @@ pub enum Outcome {
     MatchSim(Vec<SimStats>),
     /// The labels of the batch's positions, in order.
     Label(Vec<[f32; OUTPUTS]>),
+    /// The ratings of an analysis batch's units, in order, as handed in (checked).
+    Analysis(bgfarm_proto::v1::AnalysisStats),
 }
 
 impl Outcome {

@@ -3,6 +3,7 @@
 //! notation. No I/O, no async: everything here is a deterministic function of its
 //! inputs, which is what lets the cluster re-run any trial and compare it bit for bit.
 
+pub mod analysis;
 pub mod batches;
 pub mod cube;
 pub mod dice;

@@ -57,13 +57,7 @@ pub struct Args {
 }
 
 /// The match part of the input, seen from the player on roll.
-#[derive(Clone, Copy)]
-pub(super) struct Setting {
-    pub cube: Cube,
-    /// `(length, score)` in a match, `None` for money.
-    pub score: Option<(u32, MatchScore)>,
-    pub jacoby: bool,
-}
+pub(super) use bgfarm_engine::analysis::Setting;
 
 fn owner_from(owner: CubeOwner, me: u8) -> Owner {
     match owner {

@@ -6,6 +6,7 @@
 //! default` labels.
 
 use bgfarm_engine::eval::bearoff::BearoffDb;
+use bgfarm_engine::eval::default_nets::analysis_endgame;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::label::LABEL_CACHE_MIB;
 use bgfarm_engine::search::EvalCache;
@@ -26,10 +27,16 @@ pub fn default_evaluator() -> Result<NeuralEvaluator<'static>, String> {
 pub struct Engines {
     pub play: NeuralEvaluator<'static>,
     pub label: NeuralEvaluator<'static>,
+    /// Match analyses: the nets with the analysing commands' endgame
+    /// (`default_nets::analysis_endgame`), as `bgfarm analyse` evaluates.
+    pub analysis: NeuralEvaluator<'static>,
     /// The search cache of every label batch, kept across leases; made by the
     /// first label batch ([`Engines::label_cache`]), so that a worker that never
     /// labels holds none of its 64 MiB.
     label_cache: OnceLock<EvalCache>,
+    /// The search cache of analysis batches, apart from the label cache: its keys
+    /// name the nets, not the endgame, which differs.
+    analysis_cache: OnceLock<EvalCache>,
 }
 
 impl Engines {
@@ -37,16 +44,28 @@ impl Engines {
         let play = default_evaluator()?;
         let mut label = play.clone();
         label.endgame = Some(BearoffDb::global());
+        let mut analysis = play.clone();
+        analysis.endgame = Some(
+            analysis_endgame(BearoffDb::global()).map_err(|e| format!("analysis endgame: {e}"))?,
+        );
         Ok(Engines {
             play,
             label,
+            analysis,
             label_cache: OnceLock::new(),
+            analysis_cache: OnceLock::new(),
         })
     }
 
     /// The search cache of label batches.
     pub fn label_cache(&self) -> &EvalCache {
         self.label_cache
+            .get_or_init(|| EvalCache::with_mib(LABEL_CACHE_MIB))
+    }
+
+    /// The search cache of analysis batches (as large as the label cache).
+    pub fn analysis_cache(&self) -> &EvalCache {
+        self.analysis_cache
             .get_or_init(|| EvalCache::with_mib(LABEL_CACHE_MIB))
     }
 }

@@ -89,11 +89,7 @@ impl std::str::FromStr for Lookahead {
     }
 }
 
-/// Where the analysing commands' lookahead starts when not told
-/// (`--side-lookahead`): savers 25 pips or more from home. From 0 the bench
-/// races' equity error is 2.81 rather than 2.91 for 25% more time; the choices
-/// and the referee's 0.067 are the same.
-pub const ANALYSIS_LOOKAHEAD_PIPS: u32 = 25;
+pub use bgfarm_engine::eval::default_nets::ANALYSIS_LOOKAHEAD_PIPS;
 
 impl RaceArgs {
     /// From how many pips the lookahead runs: as told, else

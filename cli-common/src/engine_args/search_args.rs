@@ -145,3 +145,19 @@ impl Engine {
         cands
     }
 }
+
+/// The command line's engine runs an analysis with the candidates of each play
+/// ranked on its pool.
+impl bgfarm_engine::analysis::Analyst for Engine {
+    fn rank(&self, pos: &Position, dice: Dice, depth: u8, ladder: &Ladder) -> Vec<Candidate> {
+        self.rank_parallel(pos, dice, depth, ladder)
+    }
+
+    fn searcher(&self) -> Searcher<'_> {
+        Engine::searcher(self)
+    }
+
+    fn evaluator(&self) -> &bgfarm_engine::eval::neural::NeuralEvaluator<'_> {
+        &self.eval
+    }
+}

@@ -7,11 +7,13 @@
 //! of computed batches, the page's frame) calls through the trait and knows no
 //! kind by name.
 //!
-//! One file per kind ([`rollout`], [`matchsim`], [`study`], [`label`]); a new
+//! One file per kind ([`rollout`], [`matchsim`], [`study`], [`label`],
+//! [`analysis`]); a new
 //! kind adds its file and its arm in [`decode`] (the one place a spec's kind is
 //! matched), plus its wire messages in `bgfarm-proto` and its runner in the
 //! worker. How a work unit is computed is the workers' business.
 
+mod analysis;
 mod label;
 mod matchsim;
 mod rollout;
@@ -205,6 +207,7 @@ pub fn decode(spec: &v1::JobSpec) -> Result<Work, SpecError> {
         Some(Kind::MatchSim(m)) => Arc::new(matchsim::MatchSim::decode(m)?),
         Some(Kind::Study(s)) => Arc::new(study::Study::decode(s)?),
         Some(Kind::Label(l)) => Arc::new(label::Label::decode(l)?),
+        Some(Kind::Analysis(a)) => Arc::new(analysis::Analyse::decode(a)?),
         None => return Err(SpecError::NoKind),
     })
 }
@@ -233,6 +236,7 @@ pub fn unit_of(label: &str) -> &'static str {
         (matchsim::NAME, matchsim::UNIT),
         (study::NAME, study::UNIT),
         (label::NAME, label::UNIT),
+        (analysis::NAME, analysis::UNIT),
     ]
     .into_iter()
     .find(|(n, _)| *n == name)

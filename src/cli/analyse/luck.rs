@@ -1,10 +1,11 @@
-//! Luck per roll, and each player's luck and luck-adjusted result.
+//! Each player's luck and luck-adjusted result, from the luck of each roll
+//! (`bgfarm_engine::analysis::luck`, whose definitions follow).
 //!
 //! The luck of a roll is the mover's value after the best play of the roll they
 //! got, minus the mean of that value over every roll they could have got (the 21
 //! rolls, a double weighted 1/36, any other 2/36). A roll that cannot be played is
 //! valued as the position left as it is with the opponent on roll. The value is the
-//! one the chequer errors use (`rate::play_value`: the Janowski cubeful value at the
+//! one the chequer errors use (`bgfarm_engine::analysis::rate::play_value`: the Janowski cubeful value at the
 //! cube and score, MWC in a match, money equity per unit cube), so luck is in the
 //! errors' units: EMG at the score, and MWC in a match.
 //!
@@ -32,135 +33,14 @@
 //! of -50.00% for gnubg, luck of -2.773% (gnubg) and -15.997% (root) and a
 //! luck-adjusted result of -63.22% = -50.00 + 2.773 - 15.997.
 
-use super::super::cube::Setting;
-use super::rate::play_value;
-use bgfarm_cli_common::engine_args::search_args::Engine;
+pub use bgfarm_engine::analysis::luck::RollLuck;
 use bgfarm_engine::matchfile::{Game, Match};
 use bgfarm_engine::met::{MatchEquityTable, MatchScore};
-use bgfarm_engine::search::Ladder;
-use bgfarm_engine::{Dice, Position};
-use rayon::prelude::*;
 use serde::Serialize;
 
 /// Lucky from this many EMG, very lucky from [`VERY_LUCKY`] (GNU Backgammon's marks).
 pub const LUCKY: f64 = 0.3;
 pub const VERY_LUCKY: f64 = 0.6;
-
-/// A roll a player got, to be valued.
-pub struct Roll {
-    pub game: u32,
-    pub move_no: u32,
-    pub player: u8,
-    /// Before the roll, seen by the roller.
-    pub position: Position,
-    pub dice: Dice,
-    pub set: Setting,
-    /// The game's first roll (see the module docs).
-    pub opening: bool,
-}
-
-/// The luck of one roll.
-#[derive(Clone, Copy, Debug)]
-pub struct RollLuck {
-    pub game: u32,
-    pub move_no: u32,
-    pub player: u8,
-    /// EMG at the score.
-    pub emg: f64,
-    /// MWC (match play).
-    pub mwc: Option<f64>,
-    /// Money play: equity times the cube value.
-    pub points: f64,
-}
-
-/// The mover's value (`play_value`'s units) of the best play of `dice` at `pos`.
-fn best_value(
-    engine: &Engine,
-    pos: &Position,
-    dice: Dice,
-    (ply, ladder): (u8, &Ladder),
-    set: &Setting,
-    met: Option<&MatchEquityTable>,
-) -> f64 {
-    let ranked = engine.rank_parallel(pos, dice, ply, ladder);
-    if ranked.is_empty() {
-        // A roll that cannot be played: the same board, the opponent on roll.
-        let next = pos.switch_sides();
-        let probs = engine.searcher().position_probs(&next, ply).flip();
-        return play_value(&probs, &next, set, met);
-    }
-    let deepest = ranked.iter().map(|c| c.ply).max().unwrap_or(0);
-    ranked
-        .iter()
-        .filter(|c| c.ply == deepest)
-        .map(|c| play_value(&c.probs, &c.mv.next_position(), set, met))
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// The luck of one roll in the value's units.
-fn luck_value(
-    engine: &Engine,
-    r: &Roll,
-    search: (u8, &Ladder),
-    met: Option<&MatchEquityTable>,
-) -> f64 {
-    let value =
-        |pos: &Position, dice: Dice, set: &Setting| best_value(engine, pos, dice, search, set, met);
-    let actual = value(&r.position, r.dice, &r.set);
-    let opening = r.opening && !r.dice.is_double();
-    if !opening {
-        let mean: f64 = Dice::ALL_21
-            .iter()
-            .map(|&(d, w)| f64::from(w) * value(&r.position, d, &r.set))
-            .sum::<f64>()
-            / 36.0;
-        return actual - mean;
-    }
-    // The opponent moving first, valued from their side and turned back.
-    let theirs = Setting {
-        cube: r.set.cube.flip(),
-        score: r.set.score.map(|(l, s)| (l, s.flip())),
-        jacoby: r.set.jacoby,
-    };
-    let their_pos = r.position.switch_sides();
-    let back = |v: f64| if r.set.score.is_some() { 1.0 - v } else { -v };
-    let mut sum = 0.0;
-    for &(d, _) in Dice::ALL_21.iter().filter(|(d, _)| !d.is_double()) {
-        sum += value(&r.position, d, &r.set) + back(value(&their_pos, d, &theirs));
-    }
-    actual - sum / 30.0
-}
-
-/// The luck of every roll, in order; the rolls are valued in parallel.
-pub fn luck(
-    engine: &Engine,
-    rolls: &[Roll],
-    search: (u8, &Ladder),
-    met: Option<&MatchEquityTable>,
-) -> Vec<RollLuck> {
-    engine.pool.install(|| {
-        rolls
-            .par_iter()
-            .with_max_len(1)
-            .map(|r| {
-                let v = luck_value(engine, r, search, met);
-                let is_match = r.set.score.is_some();
-                RollLuck {
-                    game: r.game,
-                    move_no: r.move_no,
-                    player: r.player,
-                    emg: v * super::rate::emg_per_unit(&r.set, met),
-                    mwc: is_match.then_some(v),
-                    points: if is_match {
-                        0.0
-                    } else {
-                        v * f64::from(r.set.cube.value)
-                    },
-                }
-            })
-            .collect()
-    })
-}
 
 /// One player's luck and result.
 #[derive(Serialize, Default, Clone, Debug)]

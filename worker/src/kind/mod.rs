@@ -5,6 +5,7 @@
 //! batch to its kind; [`kind_of`] is the one place a lease's kind is matched. A
 //! new kind adds its file and its arm there.
 
+mod analysis;
 mod label;
 mod matchsim;
 mod rollout;
@@ -59,6 +60,7 @@ fn kind_of(kind: &v1::job_spec::Kind) -> &dyn LeaseKind {
         Kind::MatchSim(m) => m,
         Kind::Study(s) => s,
         Kind::Label(l) => l,
+        Kind::Analysis(a) => a,
     }
 }
 

@@ -17,21 +17,20 @@
 //! mover's side. The best play is the best by that value among the plays the ladder
 //! took to the deepest ply; the played move is always evaluated at that ply.
 
-use super::super::cube::Setting;
-use bgfarm_cli_common::engine_args::search_args::Engine;
-use bgfarm_engine::cube::life::default_x;
-use bgfarm_engine::cube::lookahead::Lookahead;
-use bgfarm_engine::cube::matchplay::cubeful_mwc;
-use bgfarm_engine::cube::{janowski, Cube, CubeSpot};
-use bgfarm_engine::eval::odds::GameOdds;
-use bgfarm_engine::eval::Probs;
-use bgfarm_engine::met::MatchEquityTable;
-use bgfarm_engine::notation::format_move;
-use bgfarm_engine::search::{Candidate, Ladder};
-use bgfarm_engine::{Dice, Move, Position};
+use super::{Analyst, Setting};
+use crate::cube::life::default_x;
+use crate::cube::lookahead::Lookahead;
+use crate::cube::matchplay::cubeful_mwc;
+use crate::cube::{janowski, CubeSpot};
+use crate::eval::odds::GameOdds;
+use crate::eval::Probs;
+use crate::met::MatchEquityTable;
+use crate::notation::format_move;
+use crate::search::{Candidate, Ladder};
+use crate::{Dice, Move, Position};
 
 /// A decision's evaluation: what was played, what was best, the loss.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Rated {
     pub played: String,
     pub best: String,
@@ -78,8 +77,8 @@ pub fn play_value(
 
 /// Rates a chequer play searched `ply` deep through `ladder`; a forced move (one
 /// legal play) comes back unrated.
-pub fn chequer(
-    engine: &Engine,
+pub fn chequer<A: Analyst + ?Sized>(
+    engine: &A,
     pos: &Position,
     dice: Dice,
     played: &Move,
@@ -88,7 +87,7 @@ pub fn chequer(
     met: Option<&MatchEquityTable>,
 ) -> Rated {
     let played_text = format_move(played);
-    let mut ranked = engine.rank_parallel(pos, dice, ply, ladder);
+    let mut ranked = engine.rank(pos, dice, ply, ladder);
     if ranked.len() <= 1 {
         return Rated {
             best: played_text.clone(),
@@ -171,8 +170,8 @@ pub struct CubeRated {
 /// double counts when doubling was right or would have cost less than 0.16 EMG (a
 /// close decision); doubles, takes and drops always count. A double that the score
 /// makes pointless (a dead cube) is not rated.
-pub fn cube(
-    engine: &Engine,
+pub fn cube<A: Analyst + ?Sized>(
+    engine: &A,
     pos: &Position,
     choice: CubeChoice,
     plies: u32,
@@ -202,7 +201,7 @@ pub fn cube(
     if !spot.may_double() {
         return unrated(choice != CubeChoice::NoDouble);
     }
-    let r = Lookahead::new(&engine.eval, None).analyse(pos, &spot, plies);
+    let r = Lookahead::new(engine.evaluator(), None).analyse(pos, &spot, plies);
     let (Some(dt), Some(dp)) = (r.double_take, r.double_pass) else {
         return unrated(choice != CubeChoice::NoDouble);
     };
@@ -239,18 +238,5 @@ pub fn cube(
             error_mwc: set.score.is_some().then_some(loss),
         },
         counted,
-    }
-}
-
-/// The setting of a decision: the cube seen by the player on roll and the score.
-pub fn setting(
-    cube: Cube,
-    score: Option<(u32, bgfarm_engine::met::MatchScore)>,
-    jacoby: bool,
-) -> Setting {
-    Setting {
-        cube,
-        score,
-        jacoby,
     }
 }
