@@ -21,6 +21,7 @@ fn spec<'a>(met: &'a MatchEquityTable, a: &str, b: &str, length: u32) -> SimSpec
         b: CubeStrategy::parse(b).unwrap(),
         length,
         met,
+        own_mets: [None, None],
         jacoby: false,
         luck: false,
         seed: 7,
@@ -71,6 +72,7 @@ fn crawford_and_post_crawford_games() {
             away: [1, 4],
             crawford: true,
             met: &met,
+            mets: [&met, &met],
         };
         let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
         assert_eq!(
@@ -84,6 +86,7 @@ fn crawford_and_post_crawford_games() {
             away: [1, 4],
             crawford: false,
             met: &met,
+            mets: [&met, &met],
         };
         let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
         assert!(out.doubles <= 1 && out.cube <= 2, "{out:?}");
@@ -149,4 +152,48 @@ fn match_aware_chequer_play_changes_some_games() {
         (lucky.points, lucky.games, lucky.turns),
         (aware.points, aware.games, aware.turns)
     );
+}
+
+#[test]
+fn own_tables_change_only_their_players_decisions() {
+    // A player whose own table is the shared one plays exactly as without it; one
+    // reading the Janowski-consistent table plays its own matches, reproducibly.
+    let met = MatchEquityTable::kazaross_xg2();
+    let jan = MatchEquityTable::janowski(0.68, 0.26).unwrap();
+    let eval = nets();
+    let mut s = spec(&met, "janowski-match:x=0.68", "janowski-match:x=0.68", 5);
+    let base: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    s.own_mets = [Some(&met), Some(&met)];
+    let same: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    assert_eq!(base, same);
+    s.own_mets = [Some(&jan), None];
+    let own: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    assert_eq!(
+        own,
+        (0..6).map(|i| play_match(&s, &eval, i)).collect::<Vec<_>>()
+    );
+    // Identical strategies but different tables: the pairs no longer cancel in
+    // general, and the seat swap moves A's table with A.
+    s.own_mets = [None, Some(&jan)];
+    let swapped: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    for (i, (a, b)) in own.iter().zip(&swapped).enumerate() {
+        // Match 2p with A's table on A equals match 2p + 1 mirrored, where the
+        // same table sits in the same seat.
+        let j = i ^ 1;
+        assert_eq!(a.points, -swapped[j].points, "{i}: {a:?} {b:?}");
+    }
+}
+
+#[test]
+fn jump_match_with_auto_sigma_plays_reproducible_matches() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let s = spec(&met, "jump-match:sigma=auto", "janowski-match:x=0.68", 3);
+    for i in 0..4 {
+        let m = play_match(&s, &eval, i);
+        assert_eq!(m, play_match(&s, &eval, i));
+        assert!(m.points == 1 || m.points == -1, "{m:?}");
+    }
+    let fixed = spec(&met, "jump-match:sigma=0.09", "janowski-match:x=0.68", 3);
+    assert_eq!(simulate(&fixed, &eval, 2), simulate(&fixed, &eval, 2));
 }

@@ -261,6 +261,7 @@ fn sim_plan(
         b,
         length,
         met: met.clone(),
+        own_mets: [None, None],
         jacoby: false,
         luck: c.luck,
         seed: c.seed,
