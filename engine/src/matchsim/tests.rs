@@ -197,3 +197,70 @@ fn jump_match_with_auto_sigma_plays_reproducible_matches() {
     let fixed = spec(&met, "jump-match:sigma=0.09", "janowski-match:x=0.68", 3);
     assert_eq!(simulate(&fixed, &eval, 2), simulate(&fixed, &eval, 2));
 }
+
+/// Calibration of `jump-match:sigma=auto` (run by hand, release build: `cargo test
+/// -p bgfarm-engine --release --lib -- --ignored position_sigma_calibration
+/// --nocapture`): greedy 0-ply self-play with the built-in nets; Higgins's estimator
+/// (mean |dP| between a player's consecutive turns, P in the windows) against the
+/// mean of `position_sigma` over the same turns.
+#[test]
+#[ignore]
+fn position_sigma_calibration() {
+    use crate::cube::volatility::{in_window, position_sigma, VolatilityStats};
+    use crate::eval::{after_move, terminal_probs};
+    use crate::movegen::MoveGenerator;
+    use crate::position::Position;
+    let eval = nets();
+    let mut gen = MoveGenerator::new();
+    let mut stats = VolatilityStats::default();
+    let (mut sum, mut n) = (0.0, 0u64);
+    for g in 0..300 {
+        let mut rng = Rng::for_stream(11, g);
+        let mut pos = Position::STARTING;
+        let mut last: [Option<f64>; 2] = [None, None];
+        let mut side = 0usize;
+        let mut dice = loop {
+            let d = rng.roll();
+            if !d.is_double() {
+                break d;
+            }
+        };
+        loop {
+            let p = f64::from(eval.evaluate(&pos).sanitized().win_prob());
+            if let Some(prev) = last[side] {
+                stats.add(prev, p);
+            }
+            last[side] = Some(p);
+            if in_window(p) {
+                sum += position_sigma(&eval, &pos, &mut gen);
+                n += 1;
+            }
+            let moves: Vec<_> = gen.generate(&pos, dice).to_vec();
+            if moves.is_empty() {
+                pos = pos.switch_sides();
+            } else {
+                let best = moves
+                    .iter()
+                    .max_by(|a, b| {
+                        after_move(&eval, a)
+                            .equity()
+                            .total_cmp(&after_move(&eval, b).equity())
+                    })
+                    .map(|m| m.next_position());
+                pos = best.unwrap_or(pos);
+                if terminal_probs(&pos).is_some() {
+                    break;
+                }
+            }
+            side = 1 - side;
+            dice = rng.roll();
+        }
+    }
+    println!(
+        "self-play sigma {:.4} ± {:.4} over {} turn pairs; mean position_sigma {:.4} over {n} turns",
+        stats.sigma().unwrap_or(f64::NAN),
+        stats.se().unwrap_or(f64::NAN),
+        stats.count,
+        sum / n.max(1) as f64
+    );
+}
