@@ -125,7 +125,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let table = load_table(&args.table)?;
     if let Some(names) = &args.compare {
-        let others = super::met_compare::load_list(names)?;
+        let others = super::met_compare::load_list(names, load_table)?;
         return super::met_compare::print(&table, &others, args.length, args.json);
     }
     let pre = table.pre_crawford_square(args.length);

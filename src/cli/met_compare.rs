@@ -7,15 +7,18 @@
 //! table (Keith's, the Janowski-consistent one) sits from a rolled-out one at each
 //! score, and a difference is easiest read next to both values.
 
-use super::met::load_table;
 use super::CliError;
 use bgfarm_engine::met::{MatchEquity, MatchEquityTable};
 use serde::Serialize;
 
 /// The tables of `--compare`: names split at `;` when there is one, else at `,`,
 /// where a piece of the form `key=value` without a `:` continues the name before it
-/// (`kazaross-xg2,janowski:x=0.5,G=0.2` is two tables).
-pub fn load_list(names: &str) -> Result<Vec<MatchEquityTable>, CliError> {
+/// (`kazaross-xg2,janowski:x=0.5,G=0.2` is two tables), each loaded by `load` (the
+/// command's table loader).
+pub fn load_list(
+    names: &str,
+    load: impl Fn(&str) -> Result<MatchEquityTable, CliError>,
+) -> Result<Vec<MatchEquityTable>, CliError> {
     let mut list: Vec<String> = Vec::new();
     if names.contains(';') {
         list = names.split(';').map(str::to_string).collect();
@@ -38,7 +41,7 @@ pub fn load_list(names: &str) -> Result<Vec<MatchEquityTable>, CliError> {
     if list.is_empty() {
         return Err(CliError::msg("--compare names no table"));
     }
-    list.into_iter().map(load_table).collect()
+    list.into_iter().map(load).collect()
 }
 
 #[derive(Serialize)]
@@ -165,16 +168,25 @@ pub fn print(
 mod tests {
     use super::*;
 
+    /// A loader that knows two names and echoes the rest in an error.
+    fn load(name: &str) -> Result<MatchEquityTable, CliError> {
+        match name {
+            "kazaross-xg2" => Ok(MatchEquityTable::kazaross_xg2()),
+            "janowski:x=0.5,G=0.2" => Ok(MatchEquityTable::janowski(0.5, 0.2)?),
+            other => Err(CliError::msg(format!("unknown {other:?}"))),
+        }
+    }
+
     #[test]
     fn names_with_commas() {
-        let l = load_list("kazaross-xg2,janowski:x=0.5,G=0.2").unwrap();
+        let l = load_list("kazaross-xg2,janowski:x=0.5,G=0.2", load).unwrap();
         assert_eq!(l.len(), 2);
         assert_eq!(l[1].name(), "Janowski x=0.5 G=0.2");
-        let l = load_list("janowski:x=0.5,G=0.2; keith").unwrap();
+        let l = load_list("janowski:x=0.5,G=0.2; kazaross-xg2", load).unwrap();
         assert_eq!(l.len(), 2);
-        assert!(load_list(" , ").is_err());
-        assert!(load_list("kazaross-xg2,nope").is_err());
-        let t = load_table("keith").unwrap();
+        assert!(load_list(" , ", load).is_err());
+        assert!(load_list("kazaross-xg2,nope", load).is_err());
+        let t = MatchEquityTable::kazaross_xg2();
         assert_eq!(summary(&t, &t, 7), (0.0, 0.0));
         assert_eq!(scores(3), vec![(1, 2), (1, 3), (2, 3)]);
     }

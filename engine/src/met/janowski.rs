@@ -37,9 +37,8 @@
 //! 0.68`: `0.32 x 0.62875 + 0.68 x 0.601179 = 0.610002`.
 
 use super::keith::{crawford_start, N};
+use super::live_cube::{centred_live_mwc, loss_value, win_value};
 use super::{MatchEquityTable, MatchScore, MetError, MAX_AWAY};
-use crate::cube::matchplay::cubeful_mwc;
-use crate::cube::Cube;
 use crate::eval::odds::GameOdds;
 
 /// Gammon rate of `janowski:x=X` without `G=`: 0.26, the rate of Tom Keith's
@@ -81,7 +80,12 @@ pub fn janowski_table(x: f64, g: f64) -> Result<MatchEquityTable, MetError> {
                     opp_away: b,
                     crawford: false,
                 };
-                cubeful_mwc(&t, score, Cube::INITIAL, &odds, x).clamp(0.0, 1.0)
+                // Match Janowski's cubeful MWC at p = 1/2 (`cube::matchplay`,
+                // which this equals: tested there), the cube centred at 1.
+                let dead =
+                    0.5 * win_value(&t, score, 1, &odds) + 0.5 * loss_value(&t, score, 1, &odds);
+                let live = centred_live_mwc(&t, score, 1, &odds);
+                ((1.0 - x) * dead + x * live).clamp(0.0, 1.0)
             };
             t.set(a, b, e);
             t.set(b, a, 1.0 - e);
