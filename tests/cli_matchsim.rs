@@ -165,6 +165,93 @@ fn bad_arguments_exit_with_code_2() {
         ],
         "sigma",
     );
+    // Bad tables and jump-match parameters: one line, exit code 2.
+    let jm = |a: &'static str, extra: &[&'static str], why: &str| {
+        let mut v = vec![
+            "match-sim",
+            "--length",
+            "5",
+            "--a",
+            a,
+            "--b",
+            "janowski-match",
+            "--matches",
+            "2",
+        ];
+        v.extend_from_slice(extra);
+        fails(&v, why);
+    };
+    jm("jump-match:sigma=0", &[], "sigma must be above 0");
+    jm("jump-match:sigma=-0.1", &[], "sigma must be above 0");
+    jm("jump:sigma=auto", &[], "jump-match only");
+    jm(
+        "janowski-match",
+        &["--met", "janowski:x=1.5"],
+        "outside 0..1",
+    );
+    jm(
+        "janowski-match",
+        &["--met-a", "janowski:x=-1"],
+        "outside 0..1",
+    );
+    jm(
+        "janowski-match",
+        &["--met-b", "no-such"],
+        "unknown match equity table",
+    );
+    fails(&["met", "--table", "janowski:x=2"], "outside 0..1");
+    fails(&["met", "--table", "nope"], "unknown match equity table");
+    fails(
+        &["met", "--compare", "kazaross-xg2,nope"],
+        "unknown match equity table",
+    );
+}
+
+#[test]
+fn own_tables_and_jump_match_whatever_the_threads() {
+    let run = |threads: &str| {
+        json(&[
+            "match-sim",
+            "--length",
+            "3",
+            "--a",
+            "jump-match:sigma=auto",
+            "--b",
+            "janowski-match:x=0.68",
+            "--met-b",
+            "janowski:x=0.68",
+            "--matches",
+            "8",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["a"], "jump-match:sigma=auto");
+    assert_eq!(one["met_b"], "Janowski x=0.68 G=0.26");
+    assert!(one.get("met_a").is_none(), "{one}");
+    for key in ["ppm", "se", "win_rate", "avg_games", "avg_cube"] {
+        assert_eq!(one[key], two[key], "{key}");
+    }
+    let cmp = json(&[
+        "met",
+        "--table",
+        "janowski",
+        "--compare",
+        "kazaross-xg2,keith",
+        "--length",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(cmp["name"], "Janowski x=0.68 G=0.26");
+    assert_eq!(cmp["compare"][1]["name"], "Keith live-cube G=0.26");
+    assert!(
+        cmp["compare"][0]["max_abs_diff"].as_f64() < Some(0.03),
+        "{cmp}"
+    );
 }
 
 fn out_dir(name: &str) -> PathBuf {

@@ -257,6 +257,37 @@ fn match_simulations_run_on_the_cluster_bit_for_bit() {
     assert_eq!(remote_aware, embedded_aware);
     assert_eq!(remote_aware["chequer"], "match");
     assert_ne!(remote_aware["adjusted_ppm"], remote["adjusted_ppm"]);
+
+    // A player's own table (computed, Janowski-consistent) and the jump model in
+    // match play with the position's sigma travel too: the same bits.
+    let own: Vec<String> = [
+        "match-sim",
+        "--length",
+        "3",
+        "--a",
+        "jump-match:sigma=auto",
+        "--met-a",
+        "janowski:x=0.68",
+        "--b",
+        "janowski-match:x=0.68",
+        "--matches",
+        "32",
+        "--seed",
+        "3",
+        "--luck",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec();
+    let embedded_own = spawn(&with(own.clone(), &["--threads", "1"]));
+    let remote_own = spawn(&with(own, &["--coordinator", &c.url, "--batch", "16"]));
+    let (embedded_own, remote_own) = (
+        sim_json(&embedded_own.output()),
+        sim_json(&remote_own.output()),
+    );
+    assert_eq!(remote_own, embedded_own);
+    assert_eq!(remote_own["met_a"], "Janowski x=0.68 G=0.26");
+    assert_eq!(remote_own["a"], "jump-match:sigma=auto");
 }
 
 /// `jobs show ID --json` on `url`.

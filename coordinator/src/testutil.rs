@@ -11,6 +11,7 @@ pub fn sim_plan(pairs: u64, batch: u64) -> SimPlan {
         b: CubeStrategy::parse("janowski-money").expect("b"),
         length: 5,
         met: MatchEquityTable::kazaross_xg2(),
+        own_mets: [None, None],
         jacoby: false,
         luck: false,
         seed: 1,

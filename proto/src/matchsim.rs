@@ -69,6 +69,8 @@ pub fn sim_plan_to_wire(plan: &SimPlan, fingerprint: &str) -> v1::JobSpec {
             fingerprint: fingerprint.to_string(),
             met: Some(met_to_wire(&plan.met)),
             chequer: chequer_to_wire(plan.chequer) as i32,
+            met_a: plan.own_mets[0].as_ref().map(met_to_wire),
+            met_b: plan.own_mets[1].as_ref().map(met_to_wire),
         })),
     }
 }
@@ -80,7 +82,8 @@ pub fn sim_plan_from_wire(w: &v1::MatchSimSpec) -> Result<SimPlan, Invalid> {
 }
 
 /// [`sim_plan_from_wire`] with the table given (a study's cells share one; their
-/// own `met` field is ignored).
+/// own `met` field is ignored). The players' own tables (`met_a`, `met_b`) are
+/// read from `w` when present.
 pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<SimPlan, Invalid> {
     let strategy = |name: &str, who: &str| {
         CubeStrategy::parse(name).map_err(|e| invalid(format!("strategy {who}: {e}")))
@@ -90,6 +93,10 @@ pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<
         b: strategy(&w.strategy_b, "B")?,
         length: w.length,
         met,
+        own_mets: [
+            own_met(w.met_a.as_ref(), "A")?,
+            own_met(w.met_b.as_ref(), "B")?,
+        ],
         jacoby: w.jacoby,
         luck: w.luck,
         seed: w.seed,
@@ -99,6 +106,15 @@ pub fn sim_plan_with_met(w: &v1::MatchSimSpec, met: MatchEquityTable) -> Result<
     };
     plan.validate().map_err(|e| invalid(e.to_string()))?;
     Ok(plan)
+}
+
+/// A player's own table from the wire, when there is one.
+fn own_met(
+    w: Option<&v1::MatchEquityTable>,
+    who: &str,
+) -> Result<Option<MatchEquityTable>, Invalid> {
+    w.map(|t| met_from_wire(Some(t)).map_err(|e| invalid(format!("player {who}'s table: {}", e.0))))
+        .transpose()
 }
 
 fn chequer_to_wire(c: ChequerPlay) -> v1::ChequerPlay {
@@ -177,6 +193,7 @@ mod tests {
                 b: CubeStrategy::parse("jump:x=0.61").expect("b"),
                 length: 7,
                 met: met.clone(),
+                own_mets: [None, None],
                 jacoby: false,
                 luck: true,
                 seed: 99,
@@ -211,6 +228,7 @@ mod tests {
             b: CubeStrategy::parse("janowski-money").expect("b"),
             length: 5,
             met,
+            own_mets: [None, None],
             jacoby: false,
             luck: false,
             seed: 1,

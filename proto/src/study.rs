@@ -131,6 +131,7 @@ mod tests {
                     },
                     length: 5,
                     met: MatchEquityTable::kazaross_xg2(),
+                    own_mets: [None, None],
                     jacoby: false,
                     luck: true,
                     seed: 3,

@@ -112,6 +112,7 @@ mod tests {
                 b: CubeStrategy::parse(b).expect("b"),
                 length,
                 met: MatchEquityTable::kazaross_xg2(),
+                own_mets: [None, None],
                 jacoby: false,
                 luck: false,
                 seed: 1,

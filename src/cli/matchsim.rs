@@ -8,7 +8,10 @@
 //! `--chequer match` plays the chequers for the match-winning chance at the score
 //! and cube instead of the cubeless equity (`bgfarm_engine::matchsim::chequer`);
 //! `--met keith:measured` builds Keith's table from the chequer player's measured
-//! gammon rate (`sim_table`).
+//! gammon rate (`sim_table`); `--met-a`/`--met-b` give a player a table of its own
+//! (its cube decisions and match-aware plays; the luck is still measured with
+//! `--met`), so players reading different tables can meet: `--a janowski-match
+//! --met-a janowski:x=0.68 --b janowski-match` (B on `--met`).
 //!
 //! Pairs run on all cores in fixed chunks folded in pair order, so the output (apart
 //! from the timing) is bit-identical whatever the thread count, and also on a
@@ -19,6 +22,7 @@ use super::nets::load_evaluator;
 use super::plan_errors::sim_flag_error;
 use super::sim_flags::SimFlags;
 use super::sim_memo::run_with_store;
+use super::sim_table::sim_table;
 use super::threads::pool;
 use super::CliError;
 use bgfarm_client::{Access, RemoteArgs};
@@ -28,6 +32,7 @@ use bgfarm_engine::eval::Evaluator;
 use bgfarm_engine::matchsim::chunk::{chunks, fold_chunk, fold_totals};
 use bgfarm_engine::matchsim::plan::DEFAULT_SIM_BATCH;
 use bgfarm_engine::matchsim::{play_pair, ChequerPlay, CubeStrategy, SimPlan, SimSpec, SimStats};
+use bgfarm_engine::met::MatchEquityTable;
 use bgfarm_proto::matchsim::sim_plan_to_wire;
 use bgfarm_report::sim_summary;
 use rayon::prelude::*;
@@ -40,8 +45,8 @@ pub struct Args {
     #[arg(long)]
     pub length: u32,
     /// Player A's cube strategy (results are A's): janowski-match:x=0.7,
-    /// janowski-match-capped:x=0.7, janowski-money:x=0.7, janowski-capped:x=0.7 or
-    /// jump:sigma=0.09.
+    /// janowski-match-capped:x=0.7, janowski-money:x=0.7, janowski-capped:x=0.7,
+    /// jump:sigma=0.09, jump-match:sigma=0.09 or jump-match:sigma=auto.
     #[arg(long)]
     pub a: String,
     /// Player B's cube strategy.
@@ -62,6 +67,12 @@ pub struct Args {
     pub jacoby: bool,
     #[command(flatten)]
     pub sim: SimFlags,
+    /// Player A's own match equity table (any --met name); default: --met's.
+    #[arg(long)]
+    pub met_a: Option<String>,
+    /// Player B's own match equity table; default: --met's.
+    #[arg(long)]
+    pub met_b: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -105,6 +116,11 @@ struct JsonOut<'a> {
     doubles_per_game: f64,
     turns_per_game: f64,
     met: &'a str,
+    /// The players' own tables, when given (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    met_a: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    met_b: Option<&'a str>,
     /// The chequer rule when not the default `cubeless` (absent otherwise, so the
     /// output of a default run is what it always was).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,11 +157,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let b = CubeStrategy::parse(&args.b)?;
     let chequer = args.sim.chequer(ChequerPlay::Cubeless)?;
     let pool = pool(args.sim.threads)?;
+    let own = |name: &Option<String>, flag: &str| -> Result<Option<MatchEquityTable>, CliError> {
+        name.as_deref()
+            .map(|n| {
+                sim_table(n, &args.sim.net, &pool)
+                    .map_err(|e| CliError::msg(format!("{flag}: {e}")))
+            })
+            .transpose()
+    };
+    let own_mets = [own(&args.met_a, "--met-a")?, own(&args.met_b, "--met-b")?];
     let plan = SimPlan {
         a,
         b,
         length: args.length,
         met: args.sim.table(&pool)?,
+        own_mets,
         jacoby: args.jacoby,
         luck: args.luck,
         seed: args.seed,
@@ -202,6 +228,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             doubles_per_game: stats.doubles as f64 / games,
             turns_per_game: stats.turns as f64 / games,
             met: met.name(),
+            met_a: plan.own_mets[0].as_ref().map(MatchEquityTable::name),
+            met_b: plan.own_mets[1].as_ref().map(MatchEquityTable::name),
             chequer: (chequer != ChequerPlay::Cubeless).then_some(chequer.as_str()),
             threads,
             seconds,
@@ -220,6 +248,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     );
     if chequer != ChequerPlay::Cubeless {
         println!("chequer play: {chequer}");
+    }
+    for (who, own) in ["A", "B"].iter().zip(&plan.own_mets) {
+        if let Some(t) = own {
+            println!(
+                "{who}'s table: {} (the other's and the luck's: {})",
+                t.name(),
+                met.name()
+            );
+        }
     }
     for (label, value) in sim_summary::lines(&stats, args.length, args.luck) {
         println!("{}", sim_summary::text_line(&label, &value));

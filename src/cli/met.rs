@@ -1,9 +1,13 @@
-//! `bgfarm met [--table kazaross-xg2|keith:G=0.26|FILE] [--length N] [--json]`:
-//! print a match equity table: the pre-Crawford square (row = the player's points to
-//! go - 1, column = the opponent's) and the post-Crawford row (the trailer n-away vs
-//! a 1-away leader). JSON: `{"pre_crawford": [[...]], "post_crawford": [...]}`.
+//! `bgfarm met [--table kazaross-xg2|keith:G=0.26|janowski:x=0.68,G=0.26|FILE]
+//! [--length N] [--compare T1,T2] [--json]`: print a match equity table: the
+//! pre-Crawford square (row = the player's points to go - 1, column = the
+//! opponent's) and the post-Crawford row (the trailer n-away vs a 1-away leader).
+//! JSON: `{"pre_crawford": [[...]], "post_crawford": [...]}`. With `--compare` the
+//! table is printed side by side with others instead (`met_compare`).
 
 use super::CliError;
+use bgfarm_engine::matchsim::strategy::DEFAULT_X;
+use bgfarm_engine::met::janowski::DEFAULT_GAMMON_RATE;
 use bgfarm_engine::met::{MatchEquityTable, MAX_AWAY};
 use serde::Serialize;
 use std::path::Path;
@@ -14,9 +18,15 @@ const DEFAULT_KEITH_GAMMON_RATE: f64 = 0.26;
 #[derive(clap::Args)]
 pub struct Args {
     /// Table: `kazaross-xg2` (GNU Backgammon's default), `keith:G=0.26` (Tom Keith's
-    /// live-cube table for a gammon rate) or a GNU Backgammon MET XML file.
+    /// live-cube table for a gammon rate), `janowski:x=0.68,G=0.26` (consistent with
+    /// Janowski's match model at cube life x) or a GNU Backgammon MET XML file.
     #[arg(long, default_value = "kazaross-xg2")]
     pub table: String,
+    /// Print the table side by side with these (comma-separated names; `;` between
+    /// names that contain commas), with the differences: e.g.
+    /// `--compare kazaross-xg2,keith`.
+    #[arg(long)]
+    pub compare: Option<String>,
     /// Print scores 1- to N-away (1 to 64).
     #[arg(long, default_value_t = 25)]
     pub length: u32,
@@ -32,7 +42,8 @@ struct JsonOut {
 }
 
 /// The table named on the command line: `kazaross-xg2`, `keith`, `keith:G=0.26`,
-/// `keith:0.26`, or a path to a GNU Backgammon MET XML file.
+/// `keith:0.26`, `janowski`, `janowski:x=0.68`, `janowski:x=0.68,G=0.26`, or a path
+/// to a GNU Backgammon MET XML file.
 pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
     let s = spec.trim();
     let lower = s.to_ascii_lowercase();
@@ -59,6 +70,9 @@ pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
         };
         return Ok(MatchEquityTable::keith(g)?);
     }
+    if lower == "janowski" || lower.starts_with("janowski:") {
+        return janowski_table(s);
+    }
     let path = Path::new(s);
     if path.is_file() {
         let text = std::fs::read_to_string(path)
@@ -67,9 +81,32 @@ pub fn load_table(spec: &str) -> Result<MatchEquityTable, CliError> {
             .map_err(|e| CliError::msg(format!("{}: {e}", path.display())));
     }
     Err(CliError::msg(format!(
-        "unknown match equity table {s:?}: use kazaross-xg2, keith:G=0.26 or a GNU \
-         Backgammon MET XML file"
+        "unknown match equity table {s:?}: use kazaross-xg2, keith:G=0.26, \
+         janowski:x=0.68,G=0.26 or a GNU Backgammon MET XML file"
     )))
+}
+
+/// `janowski[:x=X][,G=G]`: the Janowski-consistent table; x defaults to 0.68 (the
+/// strategies' default), G to 0.26 (`DEFAULT_GAMMON_RATE`'s docs say why).
+fn janowski_table(s: &str) -> Result<MatchEquityTable, CliError> {
+    let params = s.split_once(':').map_or("", |(_, p)| p);
+    let (mut x, mut g) = (DEFAULT_X, DEFAULT_GAMMON_RATE);
+    for param in params.split(',').filter(|p| !p.trim().is_empty()) {
+        let bad = |why: &str| CliError::msg(format!("bad table {s:?}: {why}"));
+        let (key, value) = param
+            .split_once('=')
+            .ok_or_else(|| bad(&format!("{param:?} is not key=value, e.g. x=0.68")))?;
+        let v: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| bad(&format!("{value:?} is not a number")))?;
+        match key.trim() {
+            "x" => x = v,
+            "G" | "g" => g = v,
+            k => return Err(bad(&format!("unknown parameter {k:?} (x or G)"))),
+        }
+    }
+    MatchEquityTable::janowski(x, g).map_err(|e| CliError::msg(format!("bad table {s:?}: {e}")))
 }
 
 /// True for the names that ask for the measured table (`keith:measured` or `live`:
@@ -87,6 +124,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )));
     }
     let table = load_table(&args.table)?;
+    if let Some(names) = &args.compare {
+        let others = super::met_compare::load_list(names, load_table)?;
+        return super::met_compare::print(&table, &others, args.length, args.json);
+    }
     let pre = table.pre_crawford_square(args.length);
     let post = table.post_crawford_row(args.length);
     if args.json {
@@ -148,5 +189,16 @@ mod tests {
         assert!(err("keith:G=abc").contains("gammon rate"));
         assert!(err("keith:G=2").contains("outside"));
         assert!(err("no-such-table").contains("unknown match equity table"));
+        // janowski: x = 0.68, G = 0.26 by default; bad parameters are refused.
+        let j = load_table("janowski:x=0.68,G=0.26").unwrap();
+        assert_eq!(j, load_table("janowski").unwrap());
+        assert_eq!(j, load_table("Janowski:x=0.68").unwrap());
+        assert_eq!(j.name(), "Janowski x=0.68 G=0.26");
+        assert!(err("janowski:x=1.5").contains("outside 0..1"));
+        assert!(err("janowski:x=-0.1").contains("outside 0..1"));
+        assert!(err("janowski:x=abc").contains("not a number"));
+        assert!(err("janowski:y=1").contains("unknown parameter"));
+        assert!(err("janowski:x").contains("key=value"));
+        assert!(err("janowski:x=0.5,G=1").contains("gammon rate"));
     }
 }

@@ -16,6 +16,7 @@ mod jobs;
 mod local_store;
 mod matchsim;
 mod met;
+mod met_compare;
 mod moves;
 mod plan_errors;
 mod players;

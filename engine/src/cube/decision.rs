@@ -13,6 +13,7 @@
 
 use super::janowski;
 use super::jump;
+use super::jump_match;
 use super::matchplay::cubeful_mwc_with;
 use super::{Cube, Owner};
 use crate::eval::odds::GameOdds;
@@ -41,6 +42,10 @@ pub enum CubeModel {
     /// Higgins's jump model with volatility `sigma` (money formulas; in a match,
     /// match-unaware like `JanowskiMoney`).
     Jump { sigma: f64 },
+    /// The jump model in match play ([`crate::cube::jump_match`]): `W` and `L` from
+    /// the match table at the score, MWC compared; in money play the same as
+    /// [`CubeModel::Jump`].
+    JumpMatch { sigma: f64 },
 }
 
 /// Where a cube decision is taken: money play, or a match score with its table.
@@ -199,20 +204,44 @@ impl CubeAnalysis {
 }
 
 impl CubeModel {
-    /// `(x, capped)` of the match-aware models.
-    fn match_aware(&self) -> Option<(f64, bool)> {
+    /// True for the models that read the match table (in a match).
+    pub fn is_match_aware(&self) -> bool {
+        matches!(
+            self,
+            CubeModel::JanowskiMatch { .. }
+                | CubeModel::JanowskiMatchCapped { .. }
+                | CubeModel::JumpMatch { .. }
+        )
+    }
+
+    /// Cubeful MWC of the player on roll under a match-aware model (see
+    /// [`CubeModel::is_match_aware`]; a money model is valued as match Janowski at
+    /// its `x`, which no caller asks for).
+    fn match_mwc(
+        &self,
+        met: &MatchEquityTable,
+        score: MatchScore,
+        cube: Cube,
+        odds: &GameOdds,
+    ) -> f64 {
         match *self {
-            CubeModel::JanowskiMatch { x } => Some((x, false)),
-            CubeModel::JanowskiMatchCapped { x } => Some((x, true)),
-            _ => None,
+            CubeModel::JumpMatch { sigma } | CubeModel::Jump { sigma } => {
+                jump_match::cubeful_mwc(met, score, cube, odds, sigma)
+            }
+            CubeModel::JanowskiMatchCapped { x } | CubeModel::JanowskiCapped { x } => {
+                cubeful_mwc_with(met, score, cube, odds, x, true)
+            }
+            CubeModel::JanowskiMatch { x } | CubeModel::JanowskiMoney { x } => {
+                cubeful_mwc_with(met, score, cube, odds, x, false)
+            }
         }
     }
 
     /// The 0-ply analysis of the player on roll with cubeless `odds` at `spot`.
     pub fn analyse(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> CubeAnalysis {
-        match (self.match_aware(), *spot) {
-            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => {
-                match_analysis(odds, spot, met, score, cube, x, capped)
+        match *spot {
+            CubeSpot::Match { cube, score, met } if self.is_match_aware() => {
+                match_analysis(*self, odds, spot, met, score, cube)
             }
             _ => money_analysis(*self, odds, spot),
         }
@@ -224,12 +253,12 @@ impl CubeModel {
         if !spot.may_double() {
             return CubeDecision::Unavailable;
         }
-        let nd = match (self.match_aware(), *spot) {
-            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => {
-                cubeful_mwc_with(met, score, cube, odds, x, capped)
+        let nd = match *spot {
+            CubeSpot::Match { cube, score, met } if self.is_match_aware() => {
+                self.match_mwc(met, score, cube, odds)
             }
-            (_, CubeSpot::Money { cube, jacoby }) => self.money_equity(odds, cube.owner, jacoby),
-            (_, CubeSpot::Match { cube, .. }) => self.money_equity(odds, cube.owner, false),
+            CubeSpot::Money { cube, jacoby } => self.money_equity(odds, cube.owner, jacoby),
+            CubeSpot::Match { cube, .. } => self.money_equity(odds, cube.owner, false),
         };
         let (dt, dp) = self.double_values(odds, spot);
         CubeDecision::from_equities(nd, dt, dp)
@@ -245,9 +274,9 @@ impl CubeModel {
     /// `(DT, DP)` of the player on roll under this model, whether or not a double is
     /// legal (the taker's view of a double it was offered).
     fn double_values(&self, odds: &GameOdds, spot: &CubeSpot<'_>) -> (f64, f64) {
-        match (self.match_aware(), *spot) {
-            (Some((x, capped)), CubeSpot::Match { cube, score, met }) => (
-                cubeful_mwc_with(met, score, cube.doubled(), odds, x, capped),
+        match *spot {
+            CubeSpot::Match { cube, score, met } if self.is_match_aware() => (
+                self.match_mwc(met, score, cube.doubled(), odds),
                 score.mwc_after(met, true, cube.value),
             ),
             _ => (2.0 * self.money_equity(odds, Owner::Opponent, false), 1.0),
@@ -263,7 +292,9 @@ impl CubeModel {
             CubeModel::JanowskiCapped { x } | CubeModel::JanowskiMatchCapped { x } => {
                 janowski::capped_cubeful_equity(odds, owner, x, jacoby)
             }
-            CubeModel::Jump { sigma } => jump::equity(odds.p, odds.w(), odds.l(), owner, sigma),
+            CubeModel::Jump { sigma } | CubeModel::JumpMatch { sigma } => {
+                jump::equity(odds.p, odds.w(), odds.l(), owner, sigma)
+            }
         }
     }
 }
@@ -281,7 +312,9 @@ fn money_analysis(model: CubeModel, odds: &GameOdds, spot: &CubeSpot<'_>) -> Cub
         | CubeModel::JanowskiMatchCapped { x } => {
             (janowski::take_point(w, l, x), janowski::cash_point(w, l, x))
         }
-        CubeModel::Jump { sigma } => (jump::take_point(w, l, sigma), jump::cash_point(w, l, sigma)),
+        CubeModel::Jump { sigma } | CubeModel::JumpMatch { sigma } => {
+            (jump::take_point(w, l, sigma), jump::cash_point(w, l, sigma))
+        }
     };
     let cubeless = if jacoby && cube.owner == Owner::Centred {
         2.0 * odds.p - 1.0
@@ -299,19 +332,20 @@ fn money_analysis(model: CubeModel, odds: &GameOdds, spot: &CubeSpot<'_>) -> Cub
     )
 }
 
-/// Match analysis with the table (Janowski match model).
+/// Match analysis with the table (a match-aware model: match Janowski or the jump
+/// model in match play).
 fn match_analysis(
+    model: CubeModel,
     odds: &GameOdds,
     spot: &CubeSpot<'_>,
     met: &MatchEquityTable,
     score: MatchScore,
     cube: Cube,
-    x: f64,
-    capped: bool,
 ) -> CubeAnalysis {
     let c = cube.value;
-    let nd = cubeful_mwc_with(met, score, cube, odds, x, capped);
-    let double = |o: &GameOdds| cubeful_mwc_with(met, score, cube.doubled(), o, x, capped);
+    let value = |cube: Cube, o: &GameOdds| model.match_mwc(met, score, cube, o);
+    let nd = value(cube, odds);
+    let double = |o: &GameOdds| value(cube.doubled(), o);
     let dp = score.mwc_after(met, true, c);
     // Cash point: where a take is worth a pass. Take point: where the player on roll,
     // doubled by the opponent, does as well taking (owning 2c) as passing.
@@ -325,7 +359,7 @@ fn match_analysis(
     };
     let take_point = spot
         .opponent_may_double()
-        .then(|| crossing(|p| cubeful_mwc_with(met, score, owned, &odds.at(p), x, capped) - pass));
+        .then(|| crossing(|p| value(owned, &odds.at(p)) - pass));
     finish(
         Units::Mwc,
         super::matchplay::cubeless_mwc(met, score, c, odds),

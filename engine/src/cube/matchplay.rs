@@ -100,7 +100,7 @@ pub fn cubeful_mwc_with<M: MatchEquity + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::met::MatchEquityTable;
+    use crate::met::{MatchEquity, MatchEquityTable};
 
     fn score(a: u32, b: u32) -> MatchScore {
         MatchScore::new(a, b, false).unwrap()
@@ -150,6 +150,21 @@ mod tests {
         let sure = o.at(1.0);
         let c = Cube::INITIAL;
         assert!((cubeful_mwc(&met, s, c, &sure, 1.0) - win_value(&met, s, 1, &sure)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn janowski_table_entries_are_this_model_at_one_half() {
+        // `met::janowski` builds its entries without this module (no import
+        // circle); each must be match Janowski's cubeful MWC at p = 1/2, cube 1
+        // centred, read from the table itself.
+        for (x, g) in [(0.68, 0.26), (0.3, 0.2), (1.0, 0.0)] {
+            let t = MatchEquityTable::janowski(x, g).unwrap();
+            let o = GameOdds::with_gammon_rate(0.5, g);
+            for (a, b) in [(2, 3), (2, 4), (3, 5), (4, 7), (7, 5), (9, 11), (25, 24)] {
+                let v = cubeful_mwc(&t, score(a, b), Cube::INITIAL, &o, x);
+                assert!((v - t.pre_crawford(a, b)).abs() < 1e-12, "{x} {g} {a}a{b}a");
+            }
+        }
     }
 
     #[test]

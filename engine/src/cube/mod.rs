@@ -5,13 +5,15 @@
 //! - [`matchplay`]: Janowski extended to match play with a match equity table (live
 //!   cash points over cube levels, Crawford and post-Crawford rules, dead cubes);
 //! - [`jump`]: Higgins's jump model (first-order closed forms);
+//! - [`jump_match`]: the jump model in match play (`W`, `L` from the match table);
 //! - [`decision`]: no double / double-take / double-pass / too good at 0-ply, for
 //!   every model, including money Janowski used in a match (the match-unaware
 //!   baseline of Higgins's comparison);
 //! - [`lookahead`]: the same decisions at n-ply (cubeful lookahead over the rolls,
 //!   Janowski at the leaves);
 //! - [`life`]: the default cube life index by position class;
-//! - [`volatility`]: estimating the jump model's volatility from self-play.
+//! - [`volatility`]: estimating the jump model's volatility from self-play, and of
+//!   one position (`sigma=auto`).
 //!
 //! Everything is seen from the player on roll, whose cubeless odds are a
 //! [`GameOdds`](crate::eval::odds::GameOdds). Money equities are per unit of the current cube; match values are
@@ -20,6 +22,7 @@
 pub mod decision;
 pub mod janowski;
 pub mod jump;
+pub mod jump_match;
 pub mod life;
 pub mod lookahead;
 pub mod matchplay;

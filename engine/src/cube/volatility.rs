@@ -10,11 +10,64 @@
 //! statistic of the engine; [`measure`] plays greedy 0-ply self-play games with
 //! dice streams `Rng::for_stream(seed, game)`, so results are reproducible and games
 //! can be split across threads and merged.
+//!
+//! [`position_sigma`] is the same estimator applied to one position, in expectation
+//! instead of by sampling (what `jump-match:sigma=auto` decides with): the exact
+//! mean over the 21 rolls of `|dP|` of the player on roll from now to after their
+//! greedy 0-ply play, times `sqrt 2` to stand for a whole turn pair (the player's
+//! roll and the opponent's reply, taken as two steps of about the same size and
+//! independent: `E|a + b| = sqrt 2 E|a|` for equal centred normal steps).
 
+use crate::dice::Dice;
 use crate::eval::{after_move, terminal_probs, Evaluator};
 use crate::movegen::MoveGenerator;
 use crate::position::Position;
 use crate::rng::Rng;
+
+/// The sigma of `jump-match:sigma=auto`'s chequer play, where no position's sigma is
+/// at hand: 0.1024, the gammonless equivalent of GNU Backgammon's x = 0.68
+/// (`sigma = (1 - x) / 3.125`).
+pub const AUTO_CHEQUER_SIGMA: f64 = 0.1024;
+
+/// Smallest sigma [`position_sigma`] returns: a position no roll changes (a certain
+/// win) would give 0, where the jump model's corrections vanish and its
+/// strategies refuse to go (`sigma` must be above 0).
+pub const MIN_POSITION_SIGMA: f64 = 0.005;
+
+/// The volatility of `pos` for the player on roll (module docs): `sqrt 2` times the
+/// mean `|P_r - P|` over the 21 rolls `r` (1/36 doubles, 2/36 the others), `P_r` the
+/// P(win) after the best 0-ply play by cubeless equity (the first of equal ones),
+/// clamped to [`MIN_POSITION_SIGMA`]..=[`super::jump::MAX_SIGMA`]. Costs the
+/// evaluations of every play of every roll, about 20 times a turn's.
+pub fn position_sigma<E: Evaluator + ?Sized>(
+    eval: &E,
+    pos: &Position,
+    gen: &mut MoveGenerator,
+) -> f64 {
+    let now = f64::from(eval.evaluate(pos).sanitized().win_prob());
+    let mut sum = 0.0;
+    for &(dice, weight) in &Dice::ALL_21 {
+        let mut best: Option<(f32, f64)> = None;
+        for m in gen.generate(pos, dice) {
+            let probs = after_move(eval, m);
+            let eq = probs.equity();
+            if best.is_none_or(|(b, _)| eq > b) {
+                best = Some((eq, f64::from(probs.sanitized().win_prob())));
+            }
+        }
+        let after = match best {
+            Some((_, p)) => p,
+            None => f64::from(
+                eval.evaluate(&pos.switch_sides())
+                    .flip()
+                    .sanitized()
+                    .win_prob(),
+            ),
+        };
+        sum += f64::from(weight) * (after - now).abs();
+    }
+    (std::f64::consts::SQRT_2 * sum / 36.0).clamp(MIN_POSITION_SIGMA, super::jump::MAX_SIGMA)
+}
 
 /// True when a P(win) is inside Higgins's measurement windows.
 pub fn in_window(p: f64) -> bool {
@@ -163,6 +216,32 @@ mod tests {
         fn name(&self) -> String {
             "pips".into()
         }
+    }
+
+    #[test]
+    fn a_position_s_sigma() {
+        // The opening position (pip counts 167 each), the player on roll's P by the
+        // pip evaluator: 1 / (1 + e^(-8/25)) = 0.5793. The estimate is
+        // deterministic, positive and within the clamp.
+        let mut gen = MoveGenerator::new();
+        let s = position_sigma(&Pips, &Position::STARTING, &mut gen);
+        assert_eq!(s, position_sigma(&Pips, &Position::STARTING, &mut gen));
+        assert!((MIN_POSITION_SIGMA..=0.32).contains(&s), "{s}");
+        // By hand: every play of a roll of pips n leaves the mover n pips better
+        // off, d = (n + 8) / 25 -> P = logistic(d)... the opponent is then on roll
+        // with pip lead -n: the mover's P = 1 - logistic((8 - n) / 25).
+        let logistic = |d: f64| 1.0 / (1.0 + (-d).exp());
+        let now = logistic(8.0 / 25.0);
+        let mut want = 0.0;
+        for &(dice, w) in &Dice::ALL_21 {
+            let (d1, d2) = dice.values();
+            let n = f64::from(d1 + d2) * if dice.is_double() { 2.0 } else { 1.0 };
+            let after = 1.0 - logistic((8.0 - n) / 25.0);
+            want += f64::from(w) * (after - now).abs();
+        }
+        let want = std::f64::consts::SQRT_2 * want / 36.0;
+        // (The evaluator's probabilities are f32.)
+        assert!((s - want).abs() < 1e-5, "{s} vs {want}");
     }
 
     #[test]

@@ -118,7 +118,8 @@ fn match_aware(model: CubeModel) -> bool {
         CubeModel::JanowskiMoney { .. } | CubeModel::JanowskiCapped { .. } => false,
         CubeModel::JanowskiMatch { .. }
         | CubeModel::JanowskiMatchCapped { .. }
-        | CubeModel::Jump { .. } => true,
+        | CubeModel::Jump { .. }
+        | CubeModel::JumpMatch { .. } => true,
     }
 }
 
@@ -128,7 +129,9 @@ fn cube_life(model: CubeModel) -> (f64, bool) {
         CubeModel::JanowskiMatch { x } | CubeModel::JanowskiMoney { x } => (x, false),
         CubeModel::JanowskiMatchCapped { x } | CubeModel::JanowskiCapped { x } => (x, true),
         // The inverse of `jump::equivalent_sigma`.
-        CubeModel::Jump { sigma } => ((1.0 - 3.125 * sigma).clamp(0.0, 1.0), false),
+        CubeModel::Jump { sigma } | CubeModel::JumpMatch { sigma } => {
+            ((1.0 - 3.125 * sigma).clamp(0.0, 1.0), false)
+        }
     }
 }
 

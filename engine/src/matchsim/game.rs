@@ -19,6 +19,7 @@
 //! Cube actions carry no luck.
 
 use crate::cube::matchplay::cubeless_mwc;
+use crate::cube::volatility::position_sigma;
 use crate::cube::{Cube, CubeDecision, CubeSpot, Owner};
 use crate::dice::Dice;
 use crate::eval::odds::GameOdds;
@@ -45,7 +46,11 @@ pub enum Rules<'a> {
         away: [u32; 2],
         /// This is the Crawford game.
         crawford: bool,
+        /// The table the luck is measured with.
         met: &'a MatchEquityTable,
+        /// The table each seat decides with (its cube actions and, under
+        /// `ChequerPlay::Match`/`Own`, its plays): `met` unless a player has its own.
+        mets: [&'a MatchEquityTable; 2],
     },
 }
 
@@ -231,15 +236,36 @@ impl<'a> Table<'a> {
         let odds = GameOdds::from_probs(&self.eval.evaluate(pos));
         let automatic = me.automatic_post_crawford_double()
             && matches!(spot, CubeSpot::Match { score, .. } if score.is_post_crawford() && score.opp_away == 1);
+        // A `sigma=auto` strategy's volatility of this position, measured at most
+        // once for both players' decisions, and only when one of them needs it.
+        let mut sigma: Option<f64> = None;
+        let (eval, gen) = (self.eval, &mut self.gen);
+        let mut sigma_of = || *sigma.get_or_insert_with(|| position_sigma(eval, pos, gen));
         let doubles = automatic
             || matches!(
-                me.model.decide(&odds, &spot),
+                me.model_at(&mut sigma_of).decide(&odds, &spot),
                 CubeDecision::DoubleTake | CubeDecision::DoublePass
             );
         if !doubles {
             return None;
         }
-        Some(strategies[1 - side].model.takes(&odds, &spot))
+        // The taker judges the doubler's position with its own table.
+        let taker_spot = match spot {
+            CubeSpot::Match { cube, score, .. } => match rules {
+                Rules::Match { mets, .. } => CubeSpot::Match {
+                    cube,
+                    score,
+                    met: mets[1 - side],
+                },
+                Rules::Money { .. } => spot,
+            },
+            money => money,
+        };
+        Some(
+            strategies[1 - side]
+                .model_at(&mut sigma_of)
+                .takes(&odds, &taker_spot),
+        )
     }
 
     /// Chooses the move for `dice` by `choose` and measures the roll's luck for the
@@ -262,6 +288,7 @@ impl<'a> Table<'a> {
                     away,
                     crawford,
                     met,
+                    ..
                 } => {
                     let score = MatchScore {
                         away: away[side],
@@ -316,7 +343,8 @@ fn seat_spot<'a>(rules: &Rules<'a>, side: usize, cube: Cube) -> CubeSpot<'a> {
         Rules::Match {
             away,
             crawford,
-            met,
+            mets,
+            ..
         } => CubeSpot::Match {
             cube,
             score: MatchScore {
@@ -324,7 +352,7 @@ fn seat_spot<'a>(rules: &Rules<'a>, side: usize, cube: Cube) -> CubeSpot<'a> {
                 opp_away: away[1 - side],
                 crawford,
             },
-            met,
+            met: mets[side],
         },
     }
 }

@@ -47,7 +47,12 @@ pub struct SimSpec<'a> {
     pub b: CubeStrategy,
     /// Match length, 1 to [`MAX_AWAY`]; 0 for money play.
     pub length: u32,
+    /// The table: the luck is measured with it, and a player without its own
+    /// decides with it.
     pub met: &'a MatchEquityTable,
+    /// Player A's and player B's own tables (`None`: `met`), so that two players
+    /// reading different tables can meet (`match-sim --met-a/--met-b`).
+    pub own_mets: [Option<&'a MatchEquityTable>; 2],
     /// Money play: the Jacoby rule.
     pub jacoby: bool,
     /// Measure luck and report luck-adjusted results.
@@ -137,10 +142,14 @@ pub fn play_match(spec: &SimSpec<'_>, eval: &dyn Evaluator, index: u64) -> Match
         let crawford = !crawford_done && ((away[0] == 1) != (away[1] == 1));
         crawford_done |= crawford;
         let opener = rng.below(2) as usize;
+        let mut mets = [spec.met; 2];
+        mets[a_seat] = spec.own_mets[0].unwrap_or(spec.met);
+        mets[b_seat] = spec.own_mets[1].unwrap_or(spec.met);
         let rules = Rules::Match {
             away,
             crawford,
             met: spec.met,
+            mets,
         };
         let g = table.play(&rules, seats, &mut rng, opener);
         record(&mut out, &g);
@@ -179,6 +188,10 @@ pub fn play_pair_symmetric(spec: &SimSpec<'_>, eval: &dyn Evaluator, pair: u64) 
     debug_assert_eq!(
         spec.a, spec.b,
         "play_pair_symmetric needs identical strategies"
+    );
+    debug_assert!(
+        spec.own_mets[0] == spec.own_mets[1],
+        "play_pair_symmetric needs identical tables"
     );
     let first = play_match(spec, eval, 2 * pair);
     let mirror = MatchOutcome {

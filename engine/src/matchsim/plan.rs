@@ -27,6 +27,9 @@ pub struct SimPlan {
     /// Match length, 1 to 64; 0 for money play.
     pub length: u32,
     pub met: MatchEquityTable,
+    /// Player A's and B's own tables for their decisions (`None`: `met`, which
+    /// also measures the luck); see [`SimSpec::own_mets`].
+    pub own_mets: [Option<MatchEquityTable>; 2],
     /// Money play: the Jacoby rule.
     pub jacoby: bool,
     /// Measure luck and report luck-adjusted results.
@@ -81,6 +84,7 @@ impl SimPlan {
             b: self.b,
             length: self.length,
             met: &self.met,
+            own_mets: [self.own_mets[0].as_ref(), self.own_mets[1].as_ref()],
             jacoby: self.jacoby,
             luck: self.luck,
             seed: self.seed,
@@ -118,6 +122,7 @@ mod tests {
             b: CubeStrategy::parse("janowski-money").expect("b"),
             length: 5,
             met: MatchEquityTable::kazaross_xg2(),
+            own_mets: [None, None],
             jacoby: false,
             luck: false,
             seed: 1,

@@ -11,10 +11,16 @@
 //!   form; its x = 1 doubles and cashes too);
 //! - `jump:sigma=0.09` (or `jump:x=0.7`, converted by `sigma = (1 - x) / 3.125`):
 //!   Higgins's jump model, money formulas.
+//! - `jump-match:sigma=0.09` (or `x=`, converted the same way): the jump model in
+//!   match play (`cube::jump_match`: `W`, `L` from the table at the score), doubling
+//!   at once as the post-Crawford trailer; `jump-match:sigma=auto` takes each
+//!   decision's sigma from the position (`cube::volatility::position_sigma`), its
+//!   chequer play (`--chequer match`) the x of [`AUTO_CHEQUER_SIGMA`].
 //!
 //! `x` defaults to 0.68 (GNU Backgammon's contact value) when omitted.
 
 use crate::cube::jump::{equivalent_sigma, MAX_SIGMA};
+use crate::cube::volatility::AUTO_CHEQUER_SIGMA;
 use crate::cube::CubeModel;
 use crate::error::ParseError;
 use std::fmt;
@@ -26,6 +32,10 @@ pub const DEFAULT_X: f64 = 0.68;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CubeStrategy {
     pub model: CubeModel,
+    /// `jump-match:sigma=auto`: each cube decision uses the volatility of the
+    /// position (`model`'s sigma is then [`AUTO_CHEQUER_SIGMA`], used only where no
+    /// position is at hand: the chequer play's cube life).
+    pub auto_sigma: bool,
 }
 
 impl CubeStrategy {
@@ -38,7 +48,18 @@ impl CubeStrategy {
             | CubeModel::JanowskiMoney { x }
             | CubeModel::JanowskiCapped { x }
             | CubeModel::JanowskiMatchCapped { x } => x,
-            CubeModel::Jump { sigma } => 1.0 - 3.125 * sigma,
+            CubeModel::Jump { sigma } | CubeModel::JumpMatch { sigma } => 1.0 - 3.125 * sigma,
+        }
+    }
+
+    /// The model for a decision in a position of volatility `sigma` (when this
+    /// strategy takes it from the position; else the model as it is).
+    pub fn model_at(&self, sigma: impl FnOnce() -> f64) -> CubeModel {
+        match self.model {
+            CubeModel::JumpMatch { .. } if self.auto_sigma => {
+                CubeModel::JumpMatch { sigma: sigma() }
+            }
+            m => m,
         }
     }
 
@@ -46,7 +67,9 @@ impl CubeStrategy {
     pub fn automatic_post_crawford_double(&self) -> bool {
         matches!(
             self.model,
-            CubeModel::JanowskiMatch { .. } | CubeModel::JanowskiMatchCapped { .. }
+            CubeModel::JanowskiMatch { .. }
+                | CubeModel::JanowskiMatchCapped { .. }
+                | CubeModel::JumpMatch { .. }
         )
     }
 
@@ -56,12 +79,22 @@ impl CubeStrategy {
         let (kind, params) = t.split_once(':').unwrap_or((t, ""));
         let mut x: Option<f64> = None;
         let mut sigma: Option<f64> = None;
+        let mut auto_sigma = false;
         for param in params.split(',').filter(|p| !p.trim().is_empty()) {
             let (key, value) = param.split_once('=').ok_or_else(|| {
                 ParseError::new(format!(
                     "bad cube strategy {t:?}: parameter {param:?} is not key=value"
                 ))
             })?;
+            if key.trim() == "sigma" && value.trim() == "auto" {
+                if kind != "jump-match" {
+                    return Err(ParseError::new(format!(
+                        "bad cube strategy {t:?}: sigma=auto is for jump-match only"
+                    )));
+                }
+                auto_sigma = true;
+                continue;
+            }
             let v: f64 = value.trim().parse().map_err(|_| {
                 ParseError::new(format!(
                     "bad cube strategy {t:?}: {value:?} is not a number"
@@ -89,6 +122,11 @@ impl CubeStrategy {
                 }
             }
         }
+        if auto_sigma && (sigma.is_some() || x.is_some()) {
+            return Err(ParseError::new(format!(
+                "bad cube strategy {t:?}: sigma=auto takes no other sigma or x"
+            )));
+        }
         let model = match kind {
             "janowski-match" | "janowski-money" | "janowski-capped" | "janowski-match-capped"
                 if sigma.is_some() =>
@@ -112,15 +150,21 @@ impl CubeStrategy {
             "jump" => CubeModel::Jump {
                 sigma: sigma.unwrap_or_else(|| equivalent_sigma(x.unwrap_or(DEFAULT_X))),
             },
+            "jump-match" if auto_sigma => CubeModel::JumpMatch {
+                sigma: AUTO_CHEQUER_SIGMA,
+            },
+            "jump-match" => CubeModel::JumpMatch {
+                sigma: sigma.unwrap_or_else(|| equivalent_sigma(x.unwrap_or(DEFAULT_X))),
+            },
             k => {
                 return Err(ParseError::new(format!(
                     "unknown cube strategy {k:?}: use janowski-match:x=0.7, \
-                     janowski-money:x=0.7, janowski-capped:x=0.7, janowski-match-capped:x=0.7 \
-                     or jump:sigma=0.09"
+                     janowski-money:x=0.7, janowski-capped:x=0.7, janowski-match-capped:x=0.7, \
+                     jump:sigma=0.09, jump-match:sigma=0.09 or jump-match:sigma=auto"
                 )))
             }
         };
-        Ok(CubeStrategy { model })
+        Ok(CubeStrategy { model, auto_sigma })
     }
 }
 
@@ -132,6 +176,8 @@ impl fmt::Display for CubeStrategy {
             CubeModel::JanowskiCapped { x } => write!(f, "janowski-capped:x={x}"),
             CubeModel::JanowskiMatchCapped { x } => write!(f, "janowski-match-capped:x={x}"),
             CubeModel::Jump { sigma } => write!(f, "jump:sigma={sigma}"),
+            CubeModel::JumpMatch { .. } if self.auto_sigma => write!(f, "jump-match:sigma=auto"),
+            CubeModel::JumpMatch { sigma } => write!(f, "jump-match:sigma={sigma}"),
         }
     }
 }
@@ -163,7 +209,23 @@ mod tests {
             CubeStrategy::parse("jump:sigma=0.08").unwrap().model,
             CubeModel::Jump { sigma: 0.08 }
         );
+        let jm = CubeStrategy::parse("jump-match:sigma=0.08").unwrap();
+        assert_eq!(jm.model, CubeModel::JumpMatch { sigma: 0.08 });
+        assert!(jm.automatic_post_crawford_double() && !jm.auto_sigma);
+        assert_eq!(jm.to_string(), "jump-match:sigma=0.08");
+        assert_eq!(jm.model_at(|| 0.5), jm.model);
+        let auto = CubeStrategy::parse("jump-match:sigma=auto").unwrap();
+        assert!(auto.auto_sigma);
+        assert_eq!(auto.to_string(), "jump-match:sigma=auto");
+        assert_eq!(CubeStrategy::parse(&auto.to_string()).unwrap(), auto);
+        assert_eq!(auto.model_at(|| 0.07), CubeModel::JumpMatch { sigma: 0.07 });
         for bad in [
+            "jump:sigma=auto",
+            "janowski-match:sigma=auto",
+            "jump-match:sigma=auto,x=0.5",
+            "jump-match:sigma=0",
+            "jump-match:sigma=-1",
+            "jump-match:x=1.2",
             "gnubg",
             "janowski-match:x=2",
             "janowski-match:x",

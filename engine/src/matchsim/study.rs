@@ -193,6 +193,7 @@ mod tests {
                 b: s,
                 length: 3,
                 met: MatchEquityTable::kazaross_xg2(),
+                own_mets: [None, None],
                 jacoby: false,
                 luck: false,
                 seed: 1,

@@ -21,6 +21,7 @@ fn spec<'a>(met: &'a MatchEquityTable, a: &str, b: &str, length: u32) -> SimSpec
         b: CubeStrategy::parse(b).unwrap(),
         length,
         met,
+        own_mets: [None, None],
         jacoby: false,
         luck: false,
         seed: 7,
@@ -71,6 +72,7 @@ fn crawford_and_post_crawford_games() {
             away: [1, 4],
             crawford: true,
             met: &met,
+            mets: [&met, &met],
         };
         let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
         assert_eq!(
@@ -84,6 +86,7 @@ fn crawford_and_post_crawford_games() {
             away: [1, 4],
             crawford: false,
             met: &met,
+            mets: [&met, &met],
         };
         let out = table.play(&rules, [&eager, &eager], &mut rng, (g % 2) as usize);
         assert!(out.doubles <= 1 && out.cube <= 2, "{out:?}");
@@ -148,5 +151,116 @@ fn match_aware_chequer_play_changes_some_games() {
     assert_eq!(
         (lucky.points, lucky.games, lucky.turns),
         (aware.points, aware.games, aware.turns)
+    );
+}
+
+#[test]
+fn own_tables_change_only_their_players_decisions() {
+    // A player whose own table is the shared one plays exactly as without it; one
+    // reading the Janowski-consistent table plays its own matches, reproducibly.
+    let met = MatchEquityTable::kazaross_xg2();
+    let jan = MatchEquityTable::janowski(0.68, 0.26).unwrap();
+    let eval = nets();
+    let mut s = spec(&met, "janowski-match:x=0.68", "janowski-match:x=0.68", 5);
+    let base: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    s.own_mets = [Some(&met), Some(&met)];
+    let same: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    assert_eq!(base, same);
+    s.own_mets = [Some(&jan), None];
+    let own: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    assert_eq!(
+        own,
+        (0..6).map(|i| play_match(&s, &eval, i)).collect::<Vec<_>>()
+    );
+    // Identical strategies but different tables: the pairs no longer cancel in
+    // general, and the seat swap moves A's table with A.
+    s.own_mets = [None, Some(&jan)];
+    let swapped: Vec<MatchOutcome> = (0..6).map(|i| play_match(&s, &eval, i)).collect();
+    for (i, (a, b)) in own.iter().zip(&swapped).enumerate() {
+        // Match 2p with A's table on A equals match 2p + 1 mirrored, where the
+        // same table sits in the same seat.
+        let j = i ^ 1;
+        assert_eq!(a.points, -swapped[j].points, "{i}: {a:?} {b:?}");
+    }
+}
+
+#[test]
+fn jump_match_with_auto_sigma_plays_reproducible_matches() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let eval = nets();
+    let s = spec(&met, "jump-match:sigma=auto", "janowski-match:x=0.68", 3);
+    for i in 0..4 {
+        let m = play_match(&s, &eval, i);
+        assert_eq!(m, play_match(&s, &eval, i));
+        assert!(m.points == 1 || m.points == -1, "{m:?}");
+    }
+    let fixed = spec(&met, "jump-match:sigma=0.09", "janowski-match:x=0.68", 3);
+    assert_eq!(simulate(&fixed, &eval, 2), simulate(&fixed, &eval, 2));
+}
+
+/// Calibration of `jump-match:sigma=auto` (run by hand, release build: `cargo test
+/// -p bgfarm-engine --release --lib -- --ignored position_sigma_calibration
+/// --nocapture`): greedy 0-ply self-play with the built-in nets; Higgins's estimator
+/// (mean |dP| between a player's consecutive turns, P in the windows) against the
+/// mean of `position_sigma` over the same turns.
+#[test]
+#[ignore]
+fn position_sigma_calibration() {
+    use crate::cube::volatility::{in_window, position_sigma, VolatilityStats};
+    use crate::eval::{after_move, terminal_probs};
+    use crate::movegen::MoveGenerator;
+    use crate::position::Position;
+    let eval = nets();
+    let mut gen = MoveGenerator::new();
+    let mut stats = VolatilityStats::default();
+    let (mut sum, mut n) = (0.0, 0u64);
+    for g in 0..300 {
+        let mut rng = Rng::for_stream(11, g);
+        let mut pos = Position::STARTING;
+        let mut last: [Option<f64>; 2] = [None, None];
+        let mut side = 0usize;
+        let mut dice = loop {
+            let d = rng.roll();
+            if !d.is_double() {
+                break d;
+            }
+        };
+        loop {
+            let p = f64::from(eval.evaluate(&pos).sanitized().win_prob());
+            if let Some(prev) = last[side] {
+                stats.add(prev, p);
+            }
+            last[side] = Some(p);
+            if in_window(p) {
+                sum += position_sigma(&eval, &pos, &mut gen);
+                n += 1;
+            }
+            let moves: Vec<_> = gen.generate(&pos, dice).to_vec();
+            if moves.is_empty() {
+                pos = pos.switch_sides();
+            } else {
+                let best = moves
+                    .iter()
+                    .max_by(|a, b| {
+                        after_move(&eval, a)
+                            .equity()
+                            .total_cmp(&after_move(&eval, b).equity())
+                    })
+                    .map(|m| m.next_position());
+                pos = best.unwrap_or(pos);
+                if terminal_probs(&pos).is_some() {
+                    break;
+                }
+            }
+            side = 1 - side;
+            dice = rng.roll();
+        }
+    }
+    println!(
+        "self-play sigma {:.4} ± {:.4} over {} turn pairs; mean position_sigma {:.4} over {n} turns",
+        stats.sigma().unwrap_or(f64::NAN),
+        stats.se().unwrap_or(f64::NAN),
+        stats.count,
+        sum / n.max(1) as f64
     );
 }

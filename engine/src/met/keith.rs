@@ -29,16 +29,16 @@ pub const FREE_DROP_2: f64 = 0.015;
 /// The leader's free drop at 1-away/4-away post-Crawford.
 pub const FREE_DROP_4: f64 = 0.004;
 
-const N: usize = MAX_AWAY as usize;
+pub(super) const N: usize = MAX_AWAY as usize;
 
-/// A table being filled.
-struct Partial {
-    pre: Vec<f64>,
-    post: Vec<f64>,
+/// A table being filled (also by [`super::janowski`]'s table).
+pub(super) struct Partial {
+    pub(super) pre: Vec<f64>,
+    pub(super) post: Vec<f64>,
 }
 
 impl Partial {
-    fn set(&mut self, a: u32, b: u32, v: f64) {
+    pub(super) fn set(&mut self, a: u32, b: u32, v: f64) {
         self.pre[(a as usize - 1) * N + (b as usize - 1)] = v;
     }
 }
@@ -74,14 +74,9 @@ pub fn post_crawford(g: f64, len: usize) -> Vec<f64> {
     epc
 }
 
-/// Keith's table for gammon rate `g` (the fraction of games that end in a gammon),
-/// 1- to [`MAX_AWAY`]-away.
-pub fn keith_table(g: f64) -> Result<MatchEquityTable, MetError> {
-    if !(0.0..=0.9).contains(&g) {
-        return Err(MetError::new(format!(
-            "gammon rate {g} is outside 0..0.9 (typical: 0.20 to 0.26)"
-        )));
-    }
+/// A table with the post-Crawford row and the Crawford games (1-away entries) for
+/// gammon rate `g` filled in, the rest 0: where every computed table starts.
+pub(super) fn crawford_start(g: f64) -> Partial {
     let post = post_crawford(g, N);
     let epc = |n: i64| if n <= 0 { 1.0 } else { post[n as usize - 1] };
     let mut t = Partial {
@@ -95,6 +90,19 @@ pub fn keith_table(g: f64) -> Result<MatchEquityTable, MetError> {
         t.set(1, b, 1.0 - trailer);
         t.set(b, 1, trailer);
     }
+    t
+}
+
+/// Keith's table for gammon rate `g` (the fraction of games that end in a gammon),
+/// 1- to [`MAX_AWAY`]-away.
+pub fn keith_table(g: f64) -> Result<MatchEquityTable, MetError> {
+    if !(0.0..=0.9).contains(&g) {
+        return Err(MetError::new(format!(
+            "gammon rate {g} is outside 0..0.9 (typical: 0.20 to 0.26)"
+        )));
+    }
+    let mut t = crawford_start(g);
+    let post = t.post.clone();
     let odds = GameOdds::with_gammon_rate(0.5, g);
     for total in 4..=2 * MAX_AWAY {
         for a in 2..=MAX_AWAY {

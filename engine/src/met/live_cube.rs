@@ -85,6 +85,39 @@ pub fn live_cash_points<M: MatchEquity + ?Sized>(
     cp[0]
 }
 
+/// Live-cube (x = 1) MWC of the player on roll with the cube centred at `c`: the
+/// line through `(0, Ml)`, `(TP, ME(lose c))`, `(CP, ME(win c))`, `(1, Mw)` at
+/// `odds.p`, `TP = 1 - CP_opp` (capped at `CP`) from [`live_cash_points`]. The
+/// centred live curve of match Janowski (`cube::matchplay`), here because the
+/// Janowski-consistent table ([`super::janowski`]) needs it and the tables do not
+/// depend on the cube module.
+pub fn centred_live_mwc<M: MatchEquity + ?Sized>(
+    met: &M,
+    score: MatchScore,
+    c: u32,
+    odds: &GameOdds,
+) -> f64 {
+    let [cp_me, cp_opp] = live_cash_points(met, score, c, odds);
+    let tp = (1.0 - cp_opp).min(cp_me);
+    let points = [
+        (0.0, loss_value(met, score, c, odds)),
+        (tp, score.mwc_after(met, false, c)),
+        (cp_me, score.mwc_after(met, true, c)),
+        (1.0, win_value(met, score, c, odds)),
+    ];
+    let p = odds.p.clamp(0.0, 1.0);
+    for seg in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (seg[0], seg[1]);
+        if p <= x1 {
+            if x1 - x0 <= 1e-15 {
+                return y1;
+            }
+            return y0 + (y1 - y0) * (p - x0).max(0.0) / (x1 - x0);
+        }
+    }
+    points[3].1
+}
+
 /// `num / den`, or 1 when the denominator vanishes (a degenerate table where the
 /// doubled game cannot change the MWC: the doubler never needs to cash).
 fn ratio(num: f64, den: f64) -> f64 {

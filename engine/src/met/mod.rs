@@ -15,6 +15,7 @@
 //! the current score and after a game won or lost for a number of points.
 
 pub mod extend;
+pub mod janowski;
 pub mod kazaross;
 pub mod keith;
 pub mod live_cube;
@@ -162,6 +163,12 @@ impl MatchEquityTable {
     /// Tom Keith's live-cube table for `gammon_rate` (see [`keith`]).
     pub fn keith(gammon_rate: f64) -> Result<Self, MetError> {
         keith::keith_table(gammon_rate)
+    }
+
+    /// The table consistent with Janowski's match model at cube life `x` and
+    /// gammon rate `gammon_rate` (see [`janowski`]).
+    pub fn janowski(x: f64, gammon_rate: f64) -> Result<Self, MetError> {
+        janowski::janowski_table(x, gammon_rate)
     }
 
     /// Reads a GNU Backgammon MET XML file's text (see [`xml`]).

@@ -135,6 +135,7 @@ mod tests {
                 b: CubeStrategy::parse("jump:x=0.7").expect("b"),
                 length: 3,
                 met: MatchEquityTable::kazaross_xg2(),
+                own_mets: [None, None],
                 jacoby: false,
                 luck: true,
                 seed: 1,

@@ -109,8 +109,8 @@ pub struct CubeLifeArgs {
     /// Cube model of both players: janowski-match-capped (match-aware Janowski with
     /// the live curve capped at the cash, as money-cube-life's default, so x = 1
     /// still doubles and cashes), janowski-match (uncapped: never doubles at x = 1
-    /// once gammons exist), janowski-money, janowski-capped or jump (x converted to
-    /// sigma).
+    /// once gammons exist), janowski-money, janowski-capped, jump or jump-match (the
+    /// jump model in match play; x converted to sigma).
     #[arg(long, default_value = "janowski-match-capped")]
     pub model: String,
     #[command(flatten)]
@@ -261,6 +261,7 @@ fn sim_plan(
         b,
         length,
         met: met.clone(),
+        own_mets: [None, None],
         jacoby: false,
         luck: c.luck,
         seed: c.seed,

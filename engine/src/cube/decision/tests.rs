@@ -178,6 +178,39 @@ fn long_match_resembles_money() {
 }
 
 #[test]
+fn jump_match_take_point_at_five_away_five_away() {
+    // Kazaross-XG2, gammonless, 5-away/5-away, cube 1, sigma = 0.08 (worked in
+    // `cube::jump_match`'s docs): the taker owning the 2-cube has cashes
+    // ME(3a, 5a) = 0.64795 and ME(5a, 3a) = 0.35205 (mid 0.5, half 0.14795), W = L
+    // = 1, owned slope 2.5 - 1.5625 x 0.08 = 2.375; a pass leaves ME(5a, 4a) =
+    // 0.42268. Take point: 0.5 + 0.14795 (-1 + 2.375 p) = 0.42268, p = 0.201006
+    // (money's, same sigma: 0.210526).
+    let met = MatchEquityTable::kazaross_xg2();
+    let spot = CubeSpot::Match {
+        cube: Cube::INITIAL,
+        score: MatchScore::new(5, 5, false).unwrap(),
+        met: &met,
+    };
+    let model = CubeModel::JumpMatch { sigma: 0.08 };
+    let a = model.analyse(&GameOdds::gammonless(0.5), &spot);
+    let tp = a.take_point.unwrap();
+    assert!((tp - 0.201_006_7).abs() < 1e-6, "{tp}");
+    assert_eq!(a.units, Units::Mwc);
+    // Symmetric score and odds: the cash point is one minus the take point.
+    assert!((a.cash_point.unwrap() - (1.0 - tp)).abs() < 1e-6);
+    // The opponent's double at p just above / below it: take / pass.
+    let doubler = |p: f64| GameOdds::gammonless(1.0 - p);
+    assert!(model.takes(&doubler(tp + 0.001), &spot));
+    assert!(!model.takes(&doubler(tp - 0.001), &spot));
+    // In money play it is the money jump model.
+    let m = CubeModel::JumpMatch { sigma: 0.08 }
+        .analyse(&GameOdds::gammonless(0.5), &money(Owner::Centred));
+    let j =
+        CubeModel::Jump { sigma: 0.08 }.analyse(&GameOdds::gammonless(0.5), &money(Owner::Centred));
+    assert_eq!(m, j);
+}
+
+#[test]
 fn decide_agrees_with_analyse() {
     let met = MatchEquityTable::kazaross_xg2();
     let mut spots = vec![
@@ -204,6 +237,7 @@ fn decide_agrees_with_analyse() {
         CubeModel::JanowskiMoney { x: 0.68 },
         CubeModel::JanowskiMatch { x: 0.5 },
         CubeModel::Jump { sigma: 0.09 },
+        CubeModel::JumpMatch { sigma: 0.09 },
     ];
     for spot in &spots {
         for model in models {

@@ -43,6 +43,7 @@ fn sim_spec() -> v1::JobSpec {
         b: CubeStrategy::parse("janowski-money").unwrap_or_else(|e| panic!("{e}")),
         length: 5,
         met: MatchEquityTable::kazaross_xg2(),
+        own_mets: [None, None],
         jacoby: false,
         luck: false,
         seed: 1,
