@@ -84,7 +84,82 @@ impl Preset {
 
 #[cfg(test)]
 mod tests {
+    use super::super::args::Args;
+    use super::super::plan::{plan_of, settings};
     use super::*;
+    use bgfarm_engine::rollout::{Candidate, RolloutPlan};
+    use bgfarm_engine::Position;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// The plan of `bgfarm rollout 4HPwATDgc/ABMA FLAGS` (one candidate, the
+    /// position; the cube rules are `plan::build`'s business) and its cubeful flag.
+    fn plan(flags: &[&str]) -> (RolloutPlan, bool) {
+        let argv = ["rollout", "4HPwATDgc/ABMA"].iter().chain(flags);
+        let args = Wrap::try_parse_from(argv).expect("flags").args;
+        let settings = settings(&args, None).expect("settings");
+        let plan = plan_of(
+            &args,
+            vec![Candidate::position(Position::STARTING)],
+            settings,
+        )
+        .expect("a valid plan");
+        (plan, args.cubeful())
+    }
+
+    #[test]
+    fn each_preset_gives_the_plan_it_documents() {
+        for (name, trials, ply, truncate) in [
+            ("xg-roller", 72, 0, Some(5)),
+            ("xgr+", 144, 1, Some(5)),
+            ("xg-roller++", 360, 2, Some(5)),
+            ("gnubg", 1296, 0, None),
+        ] {
+            let (p, cubeful) = plan(&["--preset", name]);
+            let s = p.job.settings;
+            assert_eq!(
+                (p.trials, s.chequer_ply, s.truncate, cubeful),
+                (trials, ply, truncate, true),
+                "{name}"
+            );
+            assert_eq!(s.luck, bgfarm_engine::rollout::Luck::Ranked, "VR on");
+        }
+        let (p, cubeful) = plan(&[]);
+        let s = p.job.settings;
+        assert_eq!(
+            (p.trials, s.chequer_ply, s.truncate, cubeful),
+            (1296, 0, None, false)
+        );
+    }
+
+    #[test]
+    fn explicit_flags_win_over_the_preset() {
+        let (p, cubeful) = plan(&[
+            "--preset",
+            "xg-roller++",
+            "--trials",
+            "36",
+            "--ply",
+            "1",
+            "--truncate",
+            "9",
+            "--cubeless",
+            "--vr",
+            "off",
+        ]);
+        let s = p.job.settings;
+        assert_eq!(
+            (p.trials, s.chequer_ply, s.truncate, cubeful),
+            (36, 1, Some(9), false)
+        );
+        assert_eq!(s.luck, bgfarm_engine::rollout::Luck::Off);
+        assert!(Wrap::try_parse_from(["rollout", "x", "--preset", "snowie"]).is_err());
+    }
 
     #[test]
     fn trials_keep_the_first_roll_stratified() {
