@@ -36,6 +36,7 @@ pub mod rollout_form;
 mod settle;
 #[cfg(test)]
 mod testutil;
+mod urlencoded;
 mod verify;
 mod view;
 mod worker_api;

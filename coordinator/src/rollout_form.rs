@@ -7,7 +7,7 @@
 //! plan exactly as `bgfarm rollout` does with the same flags; without one the
 //! form says that this coordinator cannot plan rollouts.
 
-use crate::page::form_field;
+use crate::urlencoded::field as form_field;
 use bgfarm_proto::v1;
 use std::fmt;
 use std::sync::Arc;

@@ -13,8 +13,6 @@ mod login;
 mod overview;
 mod submit;
 
-pub(crate) use login::field as form_field;
-
 use crate::core::Core;
 use crate::reply::{html, redirect, text, Reply, PLAIN};
 use http_body_util::{BodyExt, Limited};
