@@ -221,3 +221,123 @@ fn the_page_shows_jobs_workers_and_results_behind_the_token() {
         assert!(dom.contains("16/16 pairs (100.0%)"), "{dom}");
     }
 }
+
+/// The number of checkers drawn on the board of `dom` (each a circle of radius
+/// 13, `report/src/board_svg.rs`).
+fn checkers(dom: &str) -> usize {
+    dom.matches("r=\"13\"").count()
+}
+
+#[test]
+fn the_form_submits_a_rollout_whose_page_shows_the_board_and_the_table() {
+    let dir = TempDir::new("web-form");
+    let token = dir.file("client.token", &format!("{TOKEN}\n"));
+    let token = token.to_str().expect("utf-8 path");
+    let c = serve_on(
+        &dir,
+        "127.0.0.1:0",
+        "serve",
+        &[
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--client-token-file",
+            token,
+        ],
+    );
+    let addr = c.metrics.clone().expect("the HTTP address");
+    let _worker = work(&dir, "w1", &c.url, &[]);
+    let origin = format!("Origin: http://{addr}");
+    let form_type = "Content-Type: application/x-www-form-urlencoded";
+    // What a browser sends for the form (an unchecked box sends nothing).
+    let good = "position=4HPwATDgc%2FABMA&dice=31&moves=top%3A3&trials=72&seed=3&ply=0\
+                &truncate=6&preset=";
+    let post = |headers: &[&str], body: &str| http(&addr, "POST", "/submit", headers, body);
+
+    // The form, behind the token.
+    assert_eq!(http(&addr, "GET", "/submit", &[], "").code, 401);
+    let r = http(&addr, "GET", "/submit", &[&cookie()], "");
+    assert_eq!(r.code, 200);
+    assert!(r.body.contains("name=\"position\"") && r.body.contains("xg-roller++"));
+
+    // No token, a wrong one, another site: refused, nothing submitted.
+    let r = post(&[form_type, &origin], good);
+    assert_eq!(r.code, 401, "{}", r.body);
+    assert!(r.body.contains("name=\"token\""));
+    let stale = "Cookie: bgfarm_token=00";
+    assert_eq!(post(&[form_type, &origin, stale], good).code, 401);
+    let r = post(&[form_type, &origin], &format!("{good}&token=wrong"));
+    assert!(
+        r.code == 401 && r.body.contains("Wrong token"),
+        "{}",
+        r.body
+    );
+    let r = post(&[form_type, "Origin: http://evil.example", &cookie()], good);
+    assert_eq!(r.code, 403, "{}", r.body);
+    // Bad input: the form again with the command line's message and the values.
+    for (body, message) in [
+        (
+            good.replace("trials=72", "trials=lots"),
+            "invalid value &#39;lots&#39;",
+        ),
+        (good.replace("ply=0", "ply=9"), "--ply, --opponent-ply"),
+        (good.replace("top%3A3", "24%2F18"), "24/18"),
+        (good.replace("4HPwATDgc", "4HPw"), "position"),
+    ] {
+        let r = post(&[form_type, &origin, &cookie()], &body);
+        assert_eq!(r.code, 400, "{body}: {}", r.body);
+        assert!(r.body.contains("class=\"err\""), "{}", r.body);
+        assert!(r.body.contains(message), "{message}: {}", r.body);
+        assert!(
+            r.body.contains("value=\"3\""),
+            "the seed is kept: {}",
+            r.body
+        );
+    }
+    assert_eq!(http(&addr, "GET", "/job/1", &[&cookie()], "").code, 404);
+    let big = format!("{good}&moves={}", "x".repeat(9000));
+    assert_eq!(post(&[form_type, &origin, &cookie()], &big).code, 413);
+
+    // The good post (the token as a field works as the cookie does).
+    let r = post(
+        &[form_type, &origin],
+        &format!("{good}&token={}", encoded()),
+    );
+    assert_eq!(r.code, 303, "{}", r.body);
+    assert!(r.head.contains("location: /job/1"), "{}", r.head);
+    let page = wait_for(&addr, "/job/1", &["What is rolled out", "vs best"], &dir);
+    assert!(page.contains("class=\"board\"") && page.contains("72 per candidate"));
+    assert_eq!(checkers(&page), 30, "{page}");
+
+    if !chromium() {
+        eprintln!(
+            "chromium is not installed: the browser checks are skipped (apt-get install chromium)"
+        );
+        return;
+    }
+    let profile = dir.0.join("chromium");
+    let dom = dump_dom(
+        &format!("http://{addr}/job/1?token={}", encoded()),
+        &profile,
+    );
+    assert_eq!(checkers(&dom), 30, "{dom}");
+    assert!(
+        dom.contains("<svg") && dom.contains("4HPwATDgc/ABMA"),
+        "{dom}"
+    );
+    for m in ["8/5 6/5", "24/23 13/10", "13/9"] {
+        assert!(dom.contains(m), "{m} missing: {dom}");
+    }
+    assert!(
+        dom.contains("vs best") && dom.contains("72 trials per candidate"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("after 6 plies") && dom.contains("XGID="),
+        "{dom}"
+    );
+    let dom = dump_dom(&format!("http://{addr}/submit?token=nope"), &profile);
+    assert!(
+        dom.contains("Wrong token") && !dom.contains("name=\"position\""),
+        "{dom}"
+    );
+}

@@ -1,5 +1,6 @@
 //! Coordinator settings (from `bgfarm serve` flags).
 
+use crate::rollout_form::RolloutPlanner;
 use std::time::Duration;
 
 /// How the coordinator leases, retries and authenticates.
@@ -20,6 +21,9 @@ pub struct Config {
     /// Fraction of batches (0 to 1) recomputed by a second worker to catch wrong
     /// results that pass every check ([`crate::verify`]); 0: none.
     pub verify_fraction: f64,
+    /// Plans the web page's rollout form (`bgfarm serve` gives the command
+    /// line's planner); `None`: the page cannot submit rollouts.
+    pub rollout_planner: Option<RolloutPlanner>,
 }
 
 /// A certificate chain and its private key, both PEM. Its `Debug` hides the key.
@@ -50,6 +54,7 @@ impl Default for Config {
             worker_token: None,
             tls: None,
             verify_fraction: 0.0,
+            rollout_planner: None,
         }
     }
 }

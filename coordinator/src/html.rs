@@ -28,7 +28,9 @@ th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 th{background:#f0f0f0}td.l,th.l{text-align:left}\
 td{font-family:monospace}tr:nth-child(even) td{background:#fafafa}\
 .note{color:#666}.err{color:#a00;font-weight:bold}\
-progress{width:8em;vertical-align:middle}";
+progress{width:8em;vertical-align:middle}\
+.diagram svg{max-width:100%;height:auto}ol.candidates{margin:0;padding-left:1.6em}\
+form.submit label{display:block;margin:.35em 0}form.submit input,form.submit select{font-family:monospace}";
 
 /// A whole page titled `title` holding `body` (already HTML); `refresh`: reload
 /// every 5 s (the overview and a running job's page follow the cluster so).

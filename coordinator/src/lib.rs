@@ -32,9 +32,11 @@ mod rate;
 mod reap;
 mod reply;
 mod reuse;
+pub mod rollout_form;
 mod settle;
 #[cfg(test)]
 mod testutil;
+mod urlencoded;
 mod verify;
 mod view;
 mod worker_api;
@@ -44,6 +46,7 @@ pub use auth::BearerAuth;
 pub use config::{Config, TlsIdentity};
 pub use core::Core;
 pub use kind::{memo_identity, unit_of, SpecError};
+pub use rollout_form::{RolloutForm, RolloutPlanner};
 
 use bgfarm_proto::v1::client_service_server::ClientServiceServer;
 use bgfarm_proto::v1::worker_service_server::WorkerServiceServer;

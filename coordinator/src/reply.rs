@@ -25,7 +25,7 @@ pub fn text(status: StatusCode, content_type: &'static str, body: String) -> Rep
 }
 
 /// An HTML page: no scripts may run, no other site may frame it, forms post only
-/// to this server (the page is read-only and needs none of these).
+/// to this server (the rollout form posts to `/submit`).
 pub fn html(status: StatusCode, body: String) -> Reply {
     let mut r = text(status, HTML, body);
     let h = r.headers_mut();

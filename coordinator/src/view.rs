@@ -73,9 +73,11 @@ pub enum JobResult {
     Unreadable(String),
 }
 
-/// One job in full: its line and its result.
+/// One job in full: its line, what it computes and its result.
 pub struct JobDetail {
     pub view: JobView,
+    /// What the job computes, as its kind describes it (`JobKind::describe`).
+    pub about: Option<String>,
     pub result: JobResult,
 }
 
@@ -124,11 +126,12 @@ impl Core {
     /// Job `id` with its result when it is done; `None` when there is no such job.
     pub async fn detail(&self, id: u64) -> Option<JobDetail> {
         let now = Instant::now();
-        let (view, finished) = {
+        let (view, work, finished) = {
             let st = self.lock();
             let job = st.jobs.get(&id)?;
-            (job_view(job, now), finished(job))
+            (job_view(job, now), job.work.clone(), finished(job))
         };
+        let about = work.describe();
         // Folded and rendered without the lock.
         let result = match finished {
             None => JobResult::Pending,
@@ -149,6 +152,10 @@ impl Core {
                 }
             }
         };
-        Some(JobDetail { view, result })
+        Some(JobDetail {
+            view,
+            about,
+            result,
+        })
     }
 }

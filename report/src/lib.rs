@@ -4,6 +4,7 @@
 //! page show exactly the numbers the CLI prints.
 //!
 //! - [`rollout_rows`]: one row per rollout candidate and the cube decision;
+//! - [`rollout_setup`]: what a rollout rolled out (the position, its IDs, the settings);
 //! - [`rollout_table`]: the columns of the rollout table and each row's cells;
 //! - [`sim_summary`]: the labelled lines of a match simulation's summary;
 //! - [`study_cells`]: a study's cells as rows, and their plot;
@@ -14,6 +15,7 @@
 pub mod board_svg;
 pub mod markup;
 pub mod rollout_rows;
+pub mod rollout_setup;
 pub mod rollout_table;
 pub mod sim_summary;
 pub mod study_cells;

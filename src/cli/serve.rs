@@ -60,6 +60,12 @@ pub struct Args {
     /// The private key (PEM) of --tls-cert.
     #[arg(long, requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Nets with which the web page's rollout form (`/submit`) ranks `top:N`
+    /// moves and stamps its jobs' engine fingerprint, as `bgfarm rollout --net`:
+    /// workers with other nets are not leased those jobs. Loaded at the first
+    /// submission.
+    #[arg(long, default_value = "default")]
+    pub form_net: String,
 }
 
 async fn stop_signal() {
@@ -105,6 +111,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }),
             _ => None,
         },
+        rollout_planner: Some(super::rollout::planner(args.form_net.clone())),
     };
     init_logging();
     let store = Store::open_with_cap(&args.data, args.cache_cap)

@@ -17,6 +17,7 @@ mod analysis;
 mod label;
 mod matchsim;
 mod rollout;
+mod rollout_page;
 mod study;
 
 use crate::outcome::Outcome;
@@ -137,6 +138,13 @@ pub trait JobKind: Send + Sync + fmt::Debug {
     /// The HTML of a finished job's result on its page, from its folded fields
     /// ([`JobKind::fold`]); `Err` when they cannot be read (a bug, shown as such).
     fn render(&self, folded: &v1::GetJobResponse) -> Result<String, String>;
+
+    /// The HTML of what the job computes, shown on its page from submission on
+    /// (a rollout's position, candidates and settings); `None`: nothing beyond
+    /// its kind.
+    fn describe(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Why a submitted (or stored) spec is refused; its `Display` is the one-line

@@ -2,15 +2,13 @@
 //! fixed-point sums per candidate ([`RolloutStats`]), merged in batch order. The
 //! plan's limits are [`RolloutPlan::validate`]'s; the query label's are here.
 
+use super::rollout_page as page;
 use super::{fingerprint, JobKind, SpecError};
-use crate::html::{escape, table, Cell};
 use crate::outcome::Outcome;
 use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::rollout::{RolloutJob, RolloutPlan, RolloutStats, Waves, OUTPUTS};
 use bgfarm_proto::convert::{plan_from_wire, stats_from_wire, stats_to_wire};
 use bgfarm_proto::v1;
-use bgfarm_report::rollout_rows::{cube_decision, ranked};
-use bgfarm_report::rollout_table::{cells, columns, decision_text};
 use prost::Message;
 use std::ops::Range;
 
@@ -37,8 +35,9 @@ const SCALE: i128 = 1 << 32;
 pub struct Rollout {
     plan: RolloutPlan,
     fingerprint: String,
-    /// The position it was asked about (its query label), for `ListResults`.
-    asked_about: Option<String>,
+    /// What it was asked about (its query label): the position for
+    /// `ListResults`, the input and roll for the page.
+    query: Option<v1::RolloutQuery>,
 }
 
 /// Checks a rollout's query label: a short position ID and input, and no dice or
@@ -61,7 +60,7 @@ impl Rollout {
         Ok(Rollout {
             plan: plan_from_wire(r)?,
             fingerprint,
-            asked_about: r.query.as_ref().map(|q| q.position_id.clone()),
+            query: r.query.clone(),
         })
     }
 }
@@ -112,7 +111,7 @@ impl JobKind for Rollout {
     }
 
     fn query_position(&self) -> Option<&str> {
-        self.asked_about.as_deref()
+        self.query.as_ref().map(|q| q.position_id.as_str())
     }
 
     fn check_result(
@@ -155,7 +154,11 @@ impl JobKind for Rollout {
             .as_ref()
             .ok_or("no aggregate of the job's kind")?;
         let total = stats_from_wire(wire).map_err(|e| e.0)?;
-        Ok(render(&self.plan.job, &total))
+        Ok(page::table(&self.plan.job, &total))
+    }
+
+    fn describe(&self) -> Option<String> {
+        Some(page::describe(&self.plan, self.query.as_ref()))
     }
 }
 
@@ -209,46 +212,6 @@ fn check_stats(
         }
     }
     Ok(())
-}
-
-/// A rollout's table, best first, with the CLI's columns and numbers.
-fn render(job: &RolloutJob, total: &RolloutStats) -> String {
-    let rows = ranked(job, total);
-    let cubeful = job.settings.cube.is_some();
-    let cols = columns(cubeful);
-    let mut headers: Vec<(&str, bool)> = cols.iter().map(|c| (c.name, c.left)).collect();
-    headers.push(("vs best", false));
-    let table_rows: Vec<Vec<Cell>> = cells(&rows)
-        .into_iter()
-        .map(|c| {
-            let mut out: Vec<Cell> = c
-                .cells
-                .iter()
-                .zip(&cols)
-                .map(|(t, col)| {
-                    if col.left {
-                        Cell::text(t)
-                    } else {
-                        Cell::num(t)
-                    }
-                })
-                .collect();
-            out.push(Cell::num(c.vs_best.as_deref().unwrap_or("")));
-            out
-        })
-        .collect();
-    let trials = rows.first().map_or(0, |r| r.trials);
-    let mut s = format!(
-        "<h2>Rollout</h2>\n<p>{trials} trials per candidate, seed {}, {}-ply chequer play, {}.</p>\n",
-        job.seed,
-        job.settings.chequer_ply,
-        if cubeful { "cubeful" } else { "cubeless" }
-    );
-    s.push_str(&table(&headers, &table_rows));
-    if let Some(d) = cube_decision(job, &rows, None) {
-        s.push_str(&format!("<p>cube: {}</p>\n", escape(&decision_text(&d))));
-    }
-    s
 }
 
 #[cfg(test)]
@@ -365,7 +328,7 @@ mod tests {
             seed: 1,
             settings: TrialSettings::default(),
         };
-        let html = render(&job, &RolloutStats::new(1));
+        let html = page::table(&job, &RolloutStats::new(1));
         for h in ["move", "w.bg", "l.bg", "equity", "SE", "vs best"] {
             assert!(html.contains(&format!(">{h}</th>")), "{h}: {html}");
         }

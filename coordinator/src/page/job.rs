@@ -23,6 +23,9 @@ pub fn render(d: &JobDetail) -> String {
     let mut body = String::from("<p><a href=\"/\">all jobs</a></p>\n");
     body.push_str(&facts(&rows));
     body.push_str(&render_result(&d.result));
+    if let Some(about) = &d.about {
+        body.push_str(about);
+    }
     frame(&format!("bgfarm job {}", j.id), &body, !j.state.is_final())
 }
 
@@ -65,6 +68,7 @@ mod tests {
     fn a_finished_job_shows_its_result() {
         let html = render(&JobDetail {
             view: view(JobState::Done),
+            about: None,
             result: JobResult::Shown("<h2>Rollout</h2>\n".into()),
         });
         assert!(html.contains("<h2>Rollout</h2>"));
@@ -80,9 +84,11 @@ mod tests {
     fn a_running_job_waits_for_its_result() {
         let html = render(&JobDetail {
             view: view(JobState::Running),
+            about: Some("<h2>What is rolled out</h2>".into()),
             result: JobResult::Pending,
         });
         assert!(html.contains("shown here when the job is done"));
+        assert!(html.contains("What is rolled out"));
         assert!(html.contains("http-equiv"));
     }
 }

@@ -1,14 +1,17 @@
 //! The cluster's web page on the operators' HTTP port (`serve --metrics-listen`):
-//! plain server-rendered HTML, read-only, no scripts.
+//! plain server-rendered HTML, no scripts; its one form that changes anything
+//! submits a rollout.
 //!
 //! - `GET /`: jobs and workers ([`overview`]);
-//! - `GET /job/ID`: one job and its result ([`job`]);
+//! - `GET /job/ID`: one job, what it computes and its result ([`job`]);
+//! - `GET /submit`, `POST /submit`: the rollout form ([`submit`]);
 //! - `GET /login`, `POST /login`: the token form ([`login`]), when the coordinator
 //!   has a client token; without the token every page answers 401 with the form.
 
 mod job;
 mod login;
 mod overview;
+mod submit;
 
 use crate::core::Core;
 use crate::reply::{html, redirect, text, Reply, PLAIN};
@@ -25,12 +28,15 @@ const MAX_FORM_BYTES: usize = 4096;
 enum Page {
     Overview,
     Job(u64),
+    Submit,
 }
 
 /// The page at `path`, or the 404 text.
 fn page_of(path: &str) -> Result<Page, String> {
-    if path == "/" {
-        return Ok(Page::Overview);
+    match path {
+        "/" => return Ok(Page::Overview),
+        "/submit" => return Ok(Page::Submit),
+        _ => {}
     }
     match path.strip_prefix("/job/").map(str::parse::<u64>) {
         Some(Ok(id)) => Ok(Page::Job(id)),
@@ -38,7 +44,7 @@ fn page_of(path: &str) -> Result<Page, String> {
             "not found: {path} (a job page is /job/ID, ID a number)\n"
         )),
         None => Err(format!(
-            "not found: {path}; try /, /job/ID, /metrics or /healthz\n"
+            "not found: {path}; try /, /job/ID, /submit, /metrics or /healthz\n"
         )),
     }
 }
@@ -51,11 +57,19 @@ async fn render(core: &Core, page: Page) -> Reply {
             Some(d) => html(StatusCode::OK, job::render(&d)),
             None => text(StatusCode::NOT_FOUND, PLAIN, format!("no job {id}\n")),
         },
+        Page::Submit => html(
+            StatusCode::OK,
+            submit::page(
+                &crate::rollout_form::RolloutForm::defaults(),
+                None,
+                core.config().rollout_planner.is_some(),
+            ),
+        ),
     }
 }
 
 /// The 401 answer: the form, with `message` when a token was wrong.
-fn refused(message: Option<&str>) -> Reply {
+pub(super) fn refused(message: Option<&str>) -> Reply {
     html(StatusCode::UNAUTHORIZED, form(message))
 }
 
@@ -104,11 +118,14 @@ pub async fn handle(core: &Core, req: Request<Incoming>) -> Reply {
         Ok(p) => p,
         Err(e) => return text(StatusCode::NOT_FOUND, PLAIN, e),
     };
+    if matches!(page, Page::Submit) && req.method() == Method::POST {
+        return submit::post(core, req).await;
+    }
     if req.method() != Method::GET {
         return text(
             StatusCode::METHOD_NOT_ALLOWED,
             PLAIN,
-            "the page is read-only: use GET\n".into(),
+            "use GET (only /submit takes a POST)\n".into(),
         );
     }
     let expected = core.config().client_token.as_deref();
@@ -142,6 +159,7 @@ mod tests {
     fn paths_name_pages() {
         assert!(matches!(page_of("/"), Ok(Page::Overview)));
         assert!(matches!(page_of("/job/12"), Ok(Page::Job(12))));
+        assert!(matches!(page_of("/submit"), Ok(Page::Submit)));
         assert!(page_of("/job/x").is_err_and(|e| e.contains("/job/ID")));
         assert!(page_of("/etc/passwd").is_err_and(|e| e.contains("not found")));
     }

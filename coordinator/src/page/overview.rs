@@ -81,14 +81,14 @@ pub fn render(o: &Overview) -> String {
     let running = o.jobs.iter().filter(|j| !j.state.is_final()).count();
     let threads: u32 = o.workers.iter().map(|w| w.threads).sum();
     body.push_str(&format!(
-        "<p class=\"note\">{} ({running} queued or running); {} with {}. Read-only; \
-         reloads every 5 s.</p>\n<h2>Jobs</h2>\n",
+        "<p class=\"note\">{} ({running} queued or running); {} with {}. Reloads \
+         every 5 s.</p>\n<p><a href=\"/submit\">Submit a rollout</a></p>\n<h2>Jobs</h2>\n",
         count(o.jobs.len(), "job"),
         count(o.workers.len(), "worker"),
         count(threads as usize, "thread")
     ));
     if o.jobs.is_empty() {
-        body.push_str("<p>No jobs yet: submit one with <code>bgfarm rollout ... --coordinator URL</code>.</p>\n");
+        body.push_str("<p>No jobs yet: submit one with the form or <code>bgfarm rollout ... --coordinator URL</code>.</p>\n");
     } else {
         let rows: Vec<Vec<Cell>> = o.jobs.iter().map(job_row).collect();
         body.push_str(&table(

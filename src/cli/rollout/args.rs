@@ -1,5 +1,6 @@
 //! The command line of `bgfarm rollout`.
 
+use super::preset::{Preset, Values, DEFAULT_TRIALS};
 use bgfarm_client::RemoteArgs;
 
 #[derive(clap::Args)]
@@ -20,14 +21,23 @@ pub struct Args {
     /// by commas (`"24/18 13/10,8/5 6/5"`).
     #[arg(long, default_value = "top:5")]
     pub moves: String,
-    /// Trials per candidate (a multiple of 36 keeps the dice stratified).
-    #[arg(long, default_value_t = 1296)]
-    pub trials: u64,
+    /// Settings named for other programs' levels: xg-roller, xg-roller+,
+    /// xg-roller++ (eXtreme Gammon's Roller levels) or gnubg (GNU Backgammon's
+    /// default rollout). They set the trials, --ply, --truncate and --cubeful;
+    /// flags given explicitly win. Approximations: our nets and move filters
+    /// differ from those programs', so the same settings play other games.
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// Trials per candidate (a multiple of 36 keeps the dice stratified) [default:
+    /// 1296, or the preset's].
+    #[arg(long)]
+    pub trials: Option<u64>,
     /// Chequer play: ply of the move choice (0 = the net's best move; 1-2 = an
     /// n-ply search with the normal move filter, as `bgfarm hint`). The luck estimate
-    /// stays at 0-ply, which keeps the rollout unbiased and cheap.
-    #[arg(long, default_value_t = 0)]
-    pub ply: u8,
+    /// stays at 0-ply, which keeps the rollout unbiased and cheap [default: 0, or
+    /// the preset's].
+    #[arg(long)]
+    pub ply: Option<u8>,
     /// The opponent's chequer ply, when it should differ from --ply (GNU
     /// Backgammon's per-player settings): the opponent of the player on roll in a
     /// position rollout, of the mover in a move rollout. The results stay those of
@@ -46,7 +56,8 @@ pub struct Args {
     /// Chequer-play ply from --late-from on.
     #[arg(long, requires = "late_from")]
     pub late_ply: Option<u8>,
-    /// Stop each trial after this many plies and use the evaluation there.
+    /// Stop each trial after this many plies and use the evaluation there
+    /// [default: none, or the preset's].
     #[arg(long)]
     pub truncate: Option<u32>,
     /// Variance reduction (luck adjustment): on or off.
@@ -70,7 +81,8 @@ pub struct Args {
     /// double/take, with double/pass as the cash value.
     #[arg(long, conflicts_with = "cubeless")]
     pub cubeful: bool,
-    /// Cubeless rollout (the default).
+    /// Cubeless rollout (the default without a preset; overrides a preset's
+    /// cubeful setting).
     #[arg(long)]
     pub cubeless: bool,
     /// With --cubeful in money play: the Jacoby rule (gammons count only after a double).
@@ -113,4 +125,35 @@ pub struct Args {
     /// it. Off by default.
     #[arg(long, conflicts_with = "coordinator")]
     pub data: Option<std::path::PathBuf>,
+}
+
+impl Args {
+    fn preset_values(&self) -> Option<Values> {
+        self.preset.map(Preset::values)
+    }
+
+    /// Trials per candidate: `--trials`, else the preset's, else 1296.
+    pub fn trials(&self) -> u64 {
+        self.trials
+            .or(self.preset_values().map(|v| v.trials))
+            .unwrap_or(DEFAULT_TRIALS)
+    }
+
+    /// Chequer ply: `--ply`, else the preset's, else 0.
+    pub fn ply(&self) -> u8 {
+        self.ply
+            .or(self.preset_values().map(|v| v.ply))
+            .unwrap_or(0)
+    }
+
+    /// Truncation: `--truncate`, else the preset's, else none.
+    pub fn truncate(&self) -> Option<u32> {
+        self.truncate
+            .or(self.preset_values().and_then(|v| v.truncate))
+    }
+
+    /// Cubeful: `--cubeful`, or a cubeful preset without `--cubeless`.
+    pub fn cubeful(&self) -> bool {
+        self.cubeful || !self.cubeless && self.preset_values().is_some_and(|v| v.cubeful)
+    }
 }

@@ -7,9 +7,11 @@
 
 mod args;
 mod finished;
+mod form;
 mod local;
 mod plan;
 mod positions;
+mod preset;
 mod query;
 mod remote;
 mod report;
@@ -17,6 +19,7 @@ mod table;
 
 pub use args::Args;
 pub use finished::Finished;
+pub use form::planner;
 pub use report::{match_score, report};
 pub use table::settings_line;
 
@@ -34,20 +37,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return run_positions(&args, path);
     }
     let typed = args.position.as_deref().unwrap_or_default();
-    let input = parse_position(typed)?;
-    if input.position.game_over() {
-        return Err(CliError::msg(
-            "the game in this position is over: nothing to roll out",
-        ));
-    }
     let eval = load_evaluator(&args.net)?;
-    let dice = match &args.dice {
-        Some(d) => Some(Dice::parse(d)?),
-        None => None,
-    };
-    let plan = plan::build(&args, &input, &eval, dice)?;
     let fp = fingerprint(&eval).to_string();
-    let spec = query::wire_spec(&plan, &fp, typed, &input, dice);
+    let (plan, spec, dice) = planned(&args, &eval, &fp)?;
     let start = Instant::now();
     let (total, threads) = execute(&args, &plan, spec, &eval, &fp)?;
     let run = Finished {
@@ -59,6 +51,37 @@ pub fn run(args: Args) -> Result<(), CliError> {
         timing: Some((start.elapsed().as_secs_f64(), threads)),
     };
     report::report(args.json, &run)
+}
+
+/// The plan of `args`'s position (rolling out the moves of `--dice`, if given) and
+/// its wire spec labelled with what was asked, for engine `fp`: what `bgfarm
+/// rollout POS` runs and what the web page's form submits ([`form`]).
+fn planned(
+    args: &Args,
+    eval: &bgfarm_engine::eval::neural::NeuralEvaluator<'_>,
+    fp: &str,
+) -> Result<
+    (
+        bgfarm_engine::rollout::RolloutPlan,
+        bgfarm_proto::v1::JobSpec,
+        Option<Dice>,
+    ),
+    CliError,
+> {
+    let typed = args.position.as_deref().unwrap_or_default();
+    let input = parse_position(typed)?;
+    if input.position.game_over() {
+        return Err(CliError::msg(
+            "the game in this position is over: nothing to roll out",
+        ));
+    }
+    let dice = match &args.dice {
+        Some(d) => Some(Dice::parse(d)?),
+        None => None,
+    };
+    let plan = plan::build(args, &input, eval, dice)?;
+    let spec = query::wire_spec(&plan, fp, typed, &input, dice);
+    Ok((plan, spec, dice))
 }
 
 /// Rolls out the plays `moves` (notation, comma-separated) of each `(position, dice,

@@ -61,7 +61,7 @@ pub(super) fn plan_of(
             seed: args.seed,
             settings,
         },
-        trials: args.trials,
+        trials: args.trials(),
         batch: args.batch,
         stop: StopRules {
             se_target: args.se_target,
@@ -76,11 +76,11 @@ pub(super) fn plan_of(
 pub(super) fn settings(args: &Args, rules: Option<CubeRules>) -> Result<TrialSettings, CliError> {
     Ok(TrialSettings {
         luck: luck(args)?,
-        truncate: args.truncate,
+        truncate: args.truncate(),
         bearoff_truncation: !args.no_bearoff_truncation,
         cube: rules,
-        chequer_ply: args.ply,
-        opponent_ply: args.opponent_ply.filter(|&p| p != args.ply),
+        chequer_ply: args.ply(),
+        opponent_ply: args.opponent_ply.filter(|&p| p != args.ply()),
         cube_ply: args.cube_ply,
         late: args.late_from.zip(args.late_ply),
     })
@@ -165,7 +165,7 @@ impl CubeSetup {
 
 /// The cube setting of `--cubeful` (None for a cubeless rollout).
 fn cube_setup(args: &Args, input: &PositionInput) -> Result<Option<CubeSetup>, CliError> {
-    if !args.cubeful {
+    if !args.cubeful() {
         if args.jacoby || args.match_id.is_some() {
             return Err(CliError::msg(
                 "--jacoby and --match-id apply to cubeful rollouts: add --cubeful",
