@@ -1,5 +1,6 @@
 //! Coordinator settings (from `bgfarm serve` flags).
 
+use crate::analysis_form::AnalysisPlanner;
 use crate::rollout_form::RolloutPlanner;
 use std::time::Duration;
 
@@ -24,6 +25,9 @@ pub struct Config {
     /// Plans the web page's rollout form (`bgfarm serve` gives the command
     /// line's planner); `None`: the page cannot submit rollouts.
     pub rollout_planner: Option<RolloutPlanner>,
+    /// Plans the web page's match form (`bgfarm serve` gives the command line's
+    /// planner); `None`: the page cannot submit analyses.
+    pub analysis_planner: Option<AnalysisPlanner>,
 }
 
 /// A certificate chain and its private key, both PEM. Its `Debug` hides the key.
@@ -55,6 +59,7 @@ impl Default for Config {
             tls: None,
             verify_fraction: 0.0,
             rollout_planner: None,
+            analysis_planner: None,
         }
     }
 }

@@ -8,6 +8,7 @@
 //! embedded run's bit for bit (DESIGN.md, "The determinism contract"). Counters are
 //! served in the Prometheus format by [`http`].
 
+mod analysis_form;
 mod auth;
 mod client_api;
 mod config;
@@ -24,6 +25,7 @@ mod job;
 mod kind;
 mod ledger;
 pub mod metrics;
+mod multipart;
 mod outcome;
 mod page;
 mod quarantine;
@@ -42,6 +44,7 @@ mod view;
 mod worker_api;
 mod workers;
 
+pub use analysis_form::{AnalysisForm, AnalysisPlanner};
 pub use auth::BearerAuth;
 pub use config::{Config, TlsIdentity};
 pub use core::Core;

@@ -44,6 +44,41 @@ pub struct Board {
     pub dice: Option<[u8; 2]>,
 }
 
+impl Board {
+    /// The board of a recorded decision: `players` (player 0 first), the player
+    /// on roll, the position as that player sees it, the cube as the file records
+    /// it, the match length, the score at the game's start (player 0 first), the
+    /// Crawford flag and the roll to play.
+    #[allow(clippy::too_many_arguments)]
+    pub fn of_decision(
+        players: &[String; 2],
+        on_roll: u8,
+        position: Position,
+        cube: bgfarm_engine::matchfile::CubeState,
+        match_length: u32,
+        score: [u32; 2],
+        crawford: bool,
+        dice: Option<[u8; 2]>,
+    ) -> Board {
+        let me = usize::from(on_roll.min(1));
+        let them = 1 - me;
+        Board {
+            position,
+            names: [players[me].clone(), players[them].clone()],
+            cube_value: cube.value,
+            cube_owner: match cube.owner {
+                None => CubeOwner::Centred,
+                Some(o) if usize::from(o) == me => CubeOwner::OnRoll,
+                Some(_) => CubeOwner::Opponent,
+            },
+            match_length,
+            score: [score[me], score[them]],
+            crawford,
+            dice,
+        }
+    }
+}
+
 const PW: f64 = 30.0; // point width
 const R: f64 = 13.0; // checker radius
 const STEP: f64 = 28.0; // stack step up to 5 checkers

@@ -14,6 +14,7 @@
 //! luck-adjusted result: `analyse/luck.rs`. `--html OUT.html`: one self-contained
 //! page with a board for every marked decision (`analyse/html.rs`).
 
+mod form;
 mod html;
 mod luck;
 mod remote;
@@ -27,8 +28,9 @@ use super::CliError;
 pub use bgfarm_engine::analysis::rate::{CubeChoice, Rated};
 pub use bgfarm_engine::analysis::units::Kind;
 use bgfarm_engine::analysis::AnalysisPlan;
-use bgfarm_engine::matchfile::{self, CubeState};
+use bgfarm_engine::matchfile::{self, CubeState, Format, Match};
 use bgfarm_engine::Position;
+pub use form::planner;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -106,19 +108,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let filter = parse_filter(&args.filter)?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("{}: cannot read: {e}", args.file)))?;
-    let (format, m) =
-        matchfile::parse(&text).map_err(|e| CliError::msg(format!("{}: {e}", args.file)))?;
-    if let Some(g) = m
-        .games
-        .iter()
-        .find(|g| m.length > 0 && g.score.iter().any(|&s| s >= m.length))
-    {
-        let line = g.actions.first().map_or(0, |a| a.line);
-        return Err(CliError::msg(format!(
-            "{}: line {line}: game {} starts after the {}-point match was won",
-            args.file, g.number, m.length
-        )));
-    }
+    let (format, m) = read_match(&args.file, &text)?;
     // Created before the analysis, so a path that cannot be written fails at once.
     let html_out = match &args.html {
         Some(path) => Some((
@@ -182,4 +172,22 @@ pub fn run(args: Args) -> Result<(), CliError> {
         print!("{}", report::text(&info, &decisions));
     }
     Ok(())
+}
+
+/// The match in `text` (read from `name`, named in errors), checked as a whole:
+/// every move legal, and no game after the match was won.
+fn read_match(name: &str, text: &str) -> Result<(Format, Match), CliError> {
+    let (format, m) = matchfile::parse(text).map_err(|e| CliError::msg(format!("{name}: {e}")))?;
+    if let Some(g) = m
+        .games
+        .iter()
+        .find(|g| m.length > 0 && g.score.iter().any(|&s| s >= m.length))
+    {
+        let line = g.actions.first().map_or(0, |a| a.line);
+        return Err(CliError::msg(format!(
+            "{name}: line {line}: game {} starts after the {}-point match was won",
+            g.number, m.length
+        )));
+    }
+    Ok((format, m))
 }

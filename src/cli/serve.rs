@@ -112,6 +112,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             _ => None,
         },
         rollout_planner: Some(super::rollout::planner(args.form_net.clone())),
+        analysis_planner: Some(super::analyse::planner()),
     };
     init_logging();
     let store = Store::open_with_cap(&args.data, args.cache_cap)

@@ -9,10 +9,14 @@
 use super::{fingerprint, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
-use bgfarm_engine::analysis::UnitResult;
+use bgfarm_engine::analysis::rate::{BAD, DOUBTFUL, VERY_BAD};
+use bgfarm_engine::analysis::units::{on_roll, Decision, Kind};
+use bgfarm_engine::analysis::{Rating, UnitResult};
 use bgfarm_engine::batches::batch_range;
+use bgfarm_engine::matchfile::{ActionKind, Match};
 use bgfarm_proto::analysis::{units_from_wire, Analysis};
 use bgfarm_proto::v1;
+use bgfarm_report::board_svg::{self, Board};
 use prost::Message;
 use std::ops::Range;
 
@@ -157,8 +161,10 @@ impl JobKind for Analyse {
     }
 }
 
-/// A finished analysis on the page: its match and, per player, the decisions
-/// rated and the chequer error total (the full report is the client's).
+/// A finished analysis on the page: its match, per player the decisions rated
+/// and the error total, then a board of every decision marked doubtful or worse
+/// (GNU Backgammon's 0.04 EMG), with the played and the best choice. The full
+/// report (rates, luck, PR, JSON) is `bgfarm analyse FILE --coordinator`'s.
 fn render(a: &Analysis, results: &[UnitResult]) -> String {
     let m = &a.m;
     let plan = match a.plan() {
@@ -167,13 +173,22 @@ fn render(a: &Analysis, results: &[UnitResult]) -> String {
     };
     let mut count = [0u32; 2];
     let mut total = [0.0f64; 2];
+    let mut marked = String::new();
+    let mut n_marked = 0;
     for (d, r) in plan.decisions.iter().zip(results) {
-        if let UnitResult::Decision(r) = r {
-            if r.counted {
-                let p = usize::from(d.action.player.min(1));
-                count[p] += 1;
-                total[p] += r.rated.error.unwrap_or(0.0);
-            }
+        let UnitResult::Decision(r) = r else {
+            continue;
+        };
+        if !r.counted {
+            continue;
+        }
+        let p = usize::from(d.action.player.min(1));
+        let e = r.rated.error.unwrap_or(0.0);
+        count[p] += 1;
+        total[p] += e;
+        if e >= DOUBTFUL {
+            n_marked += 1;
+            marked.push_str(&decision(m, d, r, e));
         }
     }
     let what = if m.length > 0 {
@@ -196,11 +211,58 @@ fn render(a: &Analysis, results: &[UnitResult]) -> String {
     let rows: Vec<(&str, String)> = rows.iter().map(|(k, v)| (k.as_str(), escape(v))).collect();
     format!(
         "<h2>Match analysis</h2>\n<p>{}: {} games at {}-ply ({} units); the full report is \
-         `bgfarm analyse FILE --coordinator URL`'s</p>\n{}",
+         <code>bgfarm analyse FILE --coordinator URL</code>'s</p>\n{}\n\
+         <h2>Decisions marked doubtful or worse ({n_marked})</h2>\n{marked}",
         escape(&what),
         m.games.len(),
         a.ply,
         results.len(),
         facts(&rows)
+    )
+}
+
+/// One marked decision: what it was, its board, the played and best choice.
+fn decision(m: &Match, d: &Decision<'_>, r: &Rating, e: f64) -> String {
+    let a = d.action;
+    let dice = match a.kind {
+        ActionKind::Move { dice, .. } if d.kind == Kind::Chequer => {
+            let (x, y) = dice.values();
+            Some([x, y])
+        }
+        _ => None,
+    };
+    let board = Board::of_decision(
+        &m.players,
+        on_roll(a),
+        a.position,
+        a.cube,
+        m.length,
+        d.game.score,
+        d.game.crawford,
+        dice,
+    );
+    let what = match (d.kind, dice) {
+        (Kind::Chequer, Some([x, y])) => format!("plays {x}{y}"),
+        (Kind::Chequer, None) => "plays".to_string(),
+        (Kind::Cube(c), _) => format!("cube: {}", c.as_str()),
+    };
+    let mark = if e >= VERY_BAD {
+        "very bad"
+    } else if e >= BAD {
+        "bad"
+    } else {
+        "doubtful"
+    };
+    format!(
+        "<section class=\"decision\"><h3>Game {}, move {}: {} {} ({mark})</h3>\n{}\n\
+         <p>Played <b>{}</b>, best <b>{}</b>: {:.3} EMG lost</p></section>\n",
+        d.game.number,
+        d.move_no,
+        escape(&m.players[usize::from(a.player.min(1))]),
+        escape(&what),
+        board_svg::svg(&board),
+        escape(&r.rated.played),
+        escape(&r.rated.best),
+        e
     )
 }

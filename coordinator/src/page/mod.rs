@@ -8,6 +8,7 @@
 //! - `GET /login`, `POST /login`: the token form ([`login`]), when the coordinator
 //!   has a client token; without the token every page answers 401 with the form.
 
+mod analyse;
 mod job;
 mod login;
 mod overview;
@@ -29,6 +30,7 @@ enum Page {
     Overview,
     Job(u64),
     Submit,
+    Analyse,
 }
 
 /// The page at `path`, or the 404 text.
@@ -36,6 +38,7 @@ fn page_of(path: &str) -> Result<Page, String> {
     match path {
         "/" => return Ok(Page::Overview),
         "/submit" => return Ok(Page::Submit),
+        "/analyse" => return Ok(Page::Analyse),
         _ => {}
     }
     match path.strip_prefix("/job/").map(str::parse::<u64>) {
@@ -44,7 +47,7 @@ fn page_of(path: &str) -> Result<Page, String> {
             "not found: {path} (a job page is /job/ID, ID a number)\n"
         )),
         None => Err(format!(
-            "not found: {path}; try /, /job/ID, /submit, /metrics or /healthz\n"
+            "not found: {path}; try /, /job/ID, /submit, /analyse, /metrics or /healthz\n"
         )),
     }
 }
@@ -57,6 +60,10 @@ async fn render(core: &Core, page: Page) -> Reply {
             Some(d) => html(StatusCode::OK, job::render(&d)),
             None => text(StatusCode::NOT_FOUND, PLAIN, format!("no job {id}\n")),
         },
+        Page::Analyse => html(
+            StatusCode::OK,
+            analyse::page("", None, core.config().analysis_planner.is_some()),
+        ),
         Page::Submit => html(
             StatusCode::OK,
             submit::page(
@@ -118,14 +125,18 @@ pub async fn handle(core: &Core, req: Request<Incoming>) -> Reply {
         Ok(p) => p,
         Err(e) => return text(StatusCode::NOT_FOUND, PLAIN, e),
     };
-    if matches!(page, Page::Submit) && req.method() == Method::POST {
-        return submit::post(core, req).await;
+    if req.method() == Method::POST {
+        match page {
+            Page::Submit => return submit::post(core, req).await,
+            Page::Analyse => return analyse::post(core, req).await,
+            _ => {}
+        }
     }
     if req.method() != Method::GET {
         return text(
             StatusCode::METHOD_NOT_ALLOWED,
             PLAIN,
-            "use GET (only /submit takes a POST)\n".into(),
+            "use GET (only /submit and /analyse take a POST)\n".into(),
         );
     }
     let expected = core.config().client_token.as_deref();

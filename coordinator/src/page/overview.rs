@@ -82,7 +82,7 @@ pub fn render(o: &Overview) -> String {
     let threads: u32 = o.workers.iter().map(|w| w.threads).sum();
     body.push_str(&format!(
         "<p class=\"note\">{} ({running} queued or running); {} with {}. Reloads \
-         every 5 s.</p>\n<p><a href=\"/submit\">Submit a rollout</a></p>\n<h2>Jobs</h2>\n",
+         every 5 s.</p>\n<p><a href=\"/submit\">Submit a rollout</a> · <a href=\"/analyse\">Analyse a match</a></p>\n<h2>Jobs</h2>\n",
         count(o.jobs.len(), "job"),
         count(o.workers.len(), "worker"),
         count(threads as usize, "thread")

@@ -135,7 +135,7 @@ fn again(status: StatusCode, form: &RolloutForm, error: &str, can_plan: bool) ->
 
 /// Whether the request comes from another site: an `Origin` naming another host
 /// than `Host`, or a browser's `Sec-Fetch-Site: cross-site`/`same-site`.
-fn cross_site(headers: &HeaderMap) -> bool {
+pub(super) fn cross_site(headers: &HeaderMap) -> bool {
     let value = |h| headers.get(h).and_then(|v| v.to_str().ok());
     if value("sec-fetch-site").is_some_and(|s| s != "same-origin" && s != "none") {
         return true;

@@ -29,6 +29,12 @@ use crate::notation::format_move;
 use crate::search::{Candidate, Ladder};
 use crate::{Dice, Move, Position};
 
+/// GNU Backgammon's marks of a decision, by the EMG it lost: doubtful from 0.04,
+/// bad from 0.08, very bad from 0.16.
+pub const DOUBTFUL: f64 = 0.04;
+pub const BAD: f64 = 0.08;
+pub const VERY_BAD: f64 = 0.16;
+
 /// A decision's evaluation: what was played, what was best, the loss.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rated {

@@ -13,7 +13,7 @@
 use super::report::{mark, sections, stats, Info, DOUBTFUL};
 use super::rollouts::RolledOut;
 use super::{CubeChoice, Decision, Kind};
-use bgfarm_report::board_svg::{self, Board, CubeOwner};
+use bgfarm_report::board_svg::{self, Board};
 use bgfarm_report::markup::escape;
 use std::fmt::Write;
 
@@ -121,23 +121,16 @@ fn rollout_of<'a>(rollouts: &'a [RolledOut], d: &Decision) -> Option<&'a RolledO
 
 /// The board before a decision, from the side of the player on roll.
 pub fn board(info: &Info<'_>, d: &Decision) -> Board {
-    let me = usize::from(d.on_roll);
-    let them = 1 - me;
-    let players = &info.m.players;
-    Board {
-        position: d.board,
-        names: [players[me].clone(), players[them].clone()],
-        cube_value: d.cube.value,
-        cube_owner: match d.cube.owner {
-            None => CubeOwner::Centred,
-            Some(o) if usize::from(o) == me => CubeOwner::OnRoll,
-            Some(_) => CubeOwner::Opponent,
-        },
-        match_length: info.m.length,
-        score: [d.score[me], d.score[them]],
-        crawford: d.crawford,
-        dice: d.dice,
-    }
+    Board::of_decision(
+        &info.m.players,
+        d.on_roll,
+        d.board,
+        d.cube,
+        info.m.length,
+        d.score,
+        d.crawford,
+        d.dice,
+    )
 }
 
 fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {

@@ -20,7 +20,7 @@ use bgfarm_proto::analysis::{analysis_to_wire, units_from_wire, MAX_MATCH_BYTES}
 /// Units per batch: a 2-ply chequer decision takes 0.1-0.5 s on one core, so 8
 /// keeps a batch to seconds while a 7-point match (about 400 units) still splits
 /// over 50 batches.
-const BATCH: u64 = 8;
+pub const BATCH: u64 = 8;
 
 /// Runs `plan` (read from `text`) on the coordinator at `url`.
 pub fn run(

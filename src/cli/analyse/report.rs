@@ -19,9 +19,7 @@ use bgfarm_engine::matchfile::Match;
 use serde::Serialize;
 use std::fmt::Write;
 
-pub const DOUBTFUL: f64 = 0.04;
-pub const BAD: f64 = 0.08;
-pub const VERY_BAD: f64 = 0.16;
+pub use bgfarm_engine::analysis::rate::{BAD, DOUBTFUL, VERY_BAD};
 
 /// What the report says about the run.
 pub struct Info<'a> {
