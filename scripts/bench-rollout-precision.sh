@@ -10,12 +10,17 @@
 # SE^2, median CPU) and GNU Backgammon with GNU_SEEDS (about 110 s each). Runs
 # alternate between the two programs, so a busy machine slows both alike.
 #
-# Usage: scripts/bench-rollout-precision.sh [TRIALS] [SEEDS] [GNU_SEEDS]
+# PLY=N (default 0) rolls out with N-ply chequer play on both sides (`bgfarm
+# rollout --ply N`, GNU Backgammon's `chequerplay evaluation plies N`, pruning
+# off): the searched rollouts analysts also trust.
+#
+# Usage: [PLY=N] scripts/bench-rollout-precision.sh [TRIALS] [SEEDS] [GNU_SEEDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRIALS=${1:-1296}
 SEEDS=${2:-3}
 GNU_SEEDS=${3:-3}
+PLY=${PLY:-0}
 cargo build --release -q
 BIN=./target/release/bgfarm
 GNUBG=$(command -v gnubg || ls /usr/games/gnubg 2>/dev/null || true)
@@ -26,7 +31,7 @@ trap 'rm -f "$results"' EXIT
 ours() {
     local mode=$1 seed=$2 out json cpu
     # shellcheck disable=SC2086
-    out=$( { /usr/bin/time -f '%U %S' $BIN rollout 4HPwATDgc/ABMA --trials "$TRIALS" --threads 1 --seed "$seed" $mode --json; } 2>&1 )
+    out=$( { /usr/bin/time -f '%U %S' $BIN rollout 4HPwATDgc/ABMA --trials "$TRIALS" --threads 1 --seed "$seed" --ply "$PLY" $mode --json; } 2>&1 )
     json=$(echo "$out" | grep '^{')
     cpu=$(echo "$out" | tail -1 | awk '{print $1 + $2}')
     python3 - "$mode" "$seed" "$json" "$cpu" <<'PY'
@@ -49,7 +54,7 @@ set rollout seed $seed
 set rollout cubeful off
 set rollout varredn on
 set rollout quasirandom on
-set rollout chequerplay evaluation plies 0
+set rollout chequerplay evaluation plies $PLY
 set rollout chequerplay evaluation prune off
 set rollout truncation off
 set rollout bearofftruncation exact on

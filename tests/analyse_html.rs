@@ -7,9 +7,9 @@
 mod common;
 
 use bgfarm_engine::ids::position_id;
+use common::browser::{chromium, dump_dom};
 use common::{bgfarm, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/matches/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -19,38 +19,6 @@ fn temp_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bgfarm-analyse-html-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-fn chromium() -> bool {
-    Command::new("chromium")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn dump_dom(file: &Path, profile: &Path) -> String {
-    let out = Command::new("timeout")
-        .args([
-            "60",
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-        ])
-        .arg("--disable-dev-shm-usage")
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", file.display()))
-        .output()
-        .expect("run chromium");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The value of attribute `name` at the start of `tag` (the text after `<g `).
@@ -153,7 +121,7 @@ fn html_report_in_a_browser() {
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }
-    let dom = dump_dom(&page, &dir.join("chromium"));
+    let dom = dump_dom(&format!("file://{}", page.display()), &dir.join("chromium"));
     let boards: Vec<&str> = dom.split("<svg class=\"board\"").skip(1).collect();
     assert_eq!(boards.len(), marked.len());
     assert_eq!(

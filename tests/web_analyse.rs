@@ -7,8 +7,8 @@
 
 mod common;
 
+use common::browser::{chromium, dump_dom};
 use common::cluster::{http, output_json, run, serve_on, work, TempDir};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "analyse-token";
@@ -112,31 +112,9 @@ fn a_match_uploaded_on_the_page_is_analysed_with_a_board_per_marked_decision() {
     }
     let profile = dir.0.join("chromium");
     let url = format!("http://{addr}/job/1?token={TOKEN}");
-    let dom = Command::new("timeout")
-        .args([
-            "60",
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-        ])
-        .arg("--disable-dev-shm-usage")
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(["--dump-dom", &url])
-        .output()
-        .expect("run chromium");
-    let dom = String::from_utf8_lossy(&dom.stdout);
+    let dom = dump_dom(&url, &profile);
     assert_eq!(dom.matches("<svg").count(), marked, "{dom}");
     assert!(dom.contains("Match analysis"), "{dom}");
-}
-
-fn chromium() -> bool {
-    Command::new("chromium")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// The cookie's value: the token in hex (as the page sets it).

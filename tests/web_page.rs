@@ -6,11 +6,10 @@
 
 mod common;
 
+use common::browser::{chromium, dump_dom};
 use common::cluster::{
     http, log, output_json as json, rollout_args, serve_on, spawn, with, work, TempDir,
 };
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "s3cret+/ token";
@@ -24,40 +23,6 @@ fn cookie() -> String {
 /// [`TOKEN`] as a query or form value.
 fn encoded() -> &'static str {
     "s3cret%2B%2F+token"
-}
-
-/// Whether headless Chromium can be run here.
-fn chromium() -> bool {
-    Command::new("chromium")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// The DOM of `url` after Chromium loaded it (following redirects), with a fresh
-/// profile in `profile`.
-fn dump_dom(url: &str, profile: &Path) -> String {
-    let out = Command::new("timeout")
-        .args([
-            "60",
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-        ])
-        .arg("--disable-dev-shm-usage")
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(["--dump-dom", url])
-        .output()
-        .expect("run chromium");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Polls `GET path` (with the cookie) until its body contains every one of

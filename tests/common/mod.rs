@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod binary;
+pub mod browser;
 pub mod cluster;
 
 use binary::Binary;

@@ -7,8 +7,7 @@
 //! the rollout form ([`super::submit`]): the client token, same-origin posts
 //! only, and a bounded body.
 
-use super::login::{check, cookie_token, Access};
-use super::submit::cross_site;
+use super::submit::{cookie_of, cross_site, guard};
 use crate::analysis_form::AnalysisForm;
 use crate::core::Core;
 use crate::html::{escape, frame};
@@ -17,7 +16,7 @@ use crate::reply::{html, redirect, text, Reply, PLAIN};
 use bgfarm_proto::analysis::MAX_MATCH_BYTES;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, COOKIE};
+use hyper::header::CONTENT_TYPE;
 use hyper::{Request, StatusCode};
 use std::fmt::Write;
 
@@ -72,12 +71,7 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
             "a match is submitted from this coordinator's own page only\n".into(),
         );
     }
-    let cookie = req
-        .headers()
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(cookie_token);
+    let cookie = cookie_of(req.headers());
     let Some(bound) = req
         .headers()
         .get(CONTENT_TYPE)
@@ -112,15 +106,8 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
         .iter()
         .find(|p| p.name == "token")
         .map(|p| p.data.clone());
-    let expected = core.config().client_token.as_deref();
-    let access = match token {
-        Some(t) => check(expected, Some(&t), false),
-        None => check(expected, cookie.as_deref(), true),
-    };
-    match access {
-        Access::Granted => {}
-        Access::Missing => return super::refused(None),
-        Access::Wrong(m) => return super::refused(Some(m)),
+    if let Some(refused) = guard(core, token.as_deref(), cookie.as_deref()) {
+        return refused;
     }
     let form = match AnalysisForm::from_parts(&parts) {
         Ok(f) => f,

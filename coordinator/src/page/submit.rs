@@ -151,6 +151,30 @@ pub(super) fn cross_site(headers: &HeaderMap) -> bool {
     }
 }
 
+/// The token of the page's cookie in `headers`, if any.
+pub(super) fn cookie_of(headers: &HeaderMap) -> Option<Vec<u8>> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(cookie_token)
+}
+
+/// The token guard of a form post: the token of a form field (`given`) or of
+/// the cookie; `None` when access is granted, else the 401 answer.
+pub(super) fn guard(core: &Core, given: Option<&[u8]>, cookie: Option<&[u8]>) -> Option<Reply> {
+    let expected = core.config().client_token.as_deref();
+    let access = match given {
+        Some(t) => check(expected, Some(t), false),
+        None => check(expected, cookie, true),
+    };
+    match access {
+        Access::Granted => None,
+        Access::Missing => Some(super::refused(None)),
+        Access::Wrong(m) => Some(super::refused(Some(m))),
+    }
+}
+
 /// `POST /submit`.
 pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
     if cross_site(req.headers()) {
@@ -160,12 +184,7 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
             "a rollout is submitted from this coordinator's own page only\n".into(),
         );
     }
-    let cookie = req
-        .headers()
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(cookie_token);
+    let cookie = cookie_of(req.headers());
     let body = match Limited::new(req.into_body(), MAX_SUBMIT_BYTES)
         .collect()
         .await
@@ -179,15 +198,8 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
             )
         }
     };
-    let expected = core.config().client_token.as_deref();
-    let access = match field(&body, "token") {
-        Some(t) => check(expected, Some(&t), false),
-        None => check(expected, cookie.as_deref(), true),
-    };
-    match access {
-        Access::Granted => {}
-        Access::Missing => return super::refused(None),
-        Access::Wrong(m) => return super::refused(Some(m)),
+    if let Some(refused) = guard(core, field(&body, "token").as_deref(), cookie.as_deref()) {
+        return refused;
     }
     let form = RolloutForm::from_body(&body);
     let Some(planner) = core.config().rollout_planner.clone() else {
