@@ -23,6 +23,7 @@ mod html;
 pub mod http;
 mod job;
 mod kind;
+mod lease;
 mod ledger;
 pub mod metrics;
 mod multipart;
