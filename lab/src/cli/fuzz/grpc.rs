@@ -10,7 +10,9 @@ use bgfarm_engine::label::{LabelMethod, LabelPlan};
 use bgfarm_engine::matchsim::{CubeStrategy, SimPlan};
 use bgfarm_engine::met::MatchEquityTable;
 use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutPlan, StopRules, TrialSettings};
+use bgfarm_engine::search::{MoveFilter, Pruning};
 use bgfarm_engine::Position;
+use bgfarm_proto::analysis::analysis_to_wire;
 use bgfarm_proto::convert::plan_to_wire;
 use bgfarm_proto::label::label_plan_to_wire;
 use bgfarm_proto::matchsim::sim_plan_to_wire;
@@ -206,10 +208,20 @@ pub fn spec_seeds() -> Vec<Vec<u8>> {
         },
         batch: 1,
     };
+    // A match analysis: mutations reach the match readers through the wire.
+    let filter = MoveFilter::normal();
+    let analysis = analysis_to_wire(
+        include_str!("../../../../tests/data/matches/three-point.mat"),
+        (0, &filter, 0, Pruning::DEFAULT),
+        Some(&MatchEquityTable::kazaross_xg2()),
+        8,
+        FINGERPRINT,
+    );
     [
         sim_spec(),
         plan_to_wire(&rollout, FINGERPRINT),
         label_plan_to_wire(&label, &[], FINGERPRINT),
+        analysis,
     ]
     .into_iter()
     .map(|spec| v1::SubmitJobRequest { spec: Some(spec) }.encode_to_vec())
