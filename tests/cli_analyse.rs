@@ -201,7 +201,39 @@ fn errors_over_the_threshold_are_rolled_out() {
     assert_eq!(html.matches("rolled out (36 trials)").count(), rolled.len());
     let again = json(&args);
     assert_eq!(again["rollouts"], v["rollouts"]);
+    // `--rollout-moves 4`: the played, the best and the next two at n-ply; the
+    // played and best figures are those of the two-play rollout (same dice).
+    let mut more = args.to_vec();
+    more.extend(["--rollout-moves", "4"]);
+    let four = json(&more);
+    let four = four["rollouts"].as_array().expect("rollouts");
+    assert_eq!(four.len(), rolled.len());
+    for (a, b) in four.iter().zip(rolled) {
+        assert_eq!((&a["played"], &a["best"]), (&b["played"], &b["best"]));
+        let others = a["others"].as_array().expect("others");
+        assert!(!others.is_empty() && others.len() <= 2, "{a}");
+        for o in others {
+            assert_ne!(o["move"], a["played"]["move"]);
+            assert_ne!(o["move"], a["best"]["move"]);
+        }
+        assert!(b.get("others").is_none(), "{b}");
+    }
     let _ = std::fs::remove_dir_all(&store);
+    for bad in ["1", "5"] {
+        fails(
+            &[
+                "analyse",
+                file.as_str(),
+                "--ply",
+                "0",
+                "--rollout-threshold",
+                "0.15",
+                "--rollout-moves",
+                bad,
+            ],
+            "--rollout-moves",
+        );
+    }
     fails(
         &[
             "analyse",

@@ -7,7 +7,7 @@ use crate::convert::Invalid;
 use crate::matchsim::{met_from_wire, met_to_wire};
 use crate::v1;
 use bgfarm_engine::analysis::luck::RollLuck;
-use bgfarm_engine::analysis::rate::Rated;
+use bgfarm_engine::analysis::rate::{Rated, ALSO};
 use bgfarm_engine::analysis::{AnalysisPlan, Rating, UnitResult};
 use bgfarm_engine::matchfile::{self, Match};
 use bgfarm_engine::met::MatchEquityTable;
@@ -119,6 +119,7 @@ pub fn units_to_wire(units: &[UnitResult]) -> v1::AnalysisStats {
                     error_mwc: r.rated.error_mwc,
                     forced: r.forced,
                     counted: r.counted,
+                    also: r.rated.also.clone(),
                     ..Default::default()
                 },
                 UnitResult::Roll(l) => v1::UnitRating {
@@ -152,8 +153,15 @@ pub fn units_from_wire(
                 if u.roll || bad_error(u.error) || bad_error(u.error_mwc) || !finite(u.error) {
                     return Err(Invalid(format!("unit {i}: not a decision's rating")));
                 }
-                if u.played.len() > 64 || u.best.len() > 64 {
-                    return Err(Invalid(format!("unit {i}: a move of more than 64 bytes")));
+                let long = |m: &String| m.len() > 64;
+                if long(&u.played)
+                    || long(&u.best)
+                    || u.also.iter().any(long)
+                    || u.also.len() > ALSO
+                {
+                    return Err(Invalid(format!(
+                        "unit {i}: a move of more than 64 bytes, or more than {ALSO} runners-up"
+                    )));
                 }
                 Ok(UnitResult::Decision(Rating {
                     rated: Rated {
@@ -161,6 +169,7 @@ pub fn units_from_wire(
                         best: u.best.clone(),
                         error: u.error,
                         error_mwc: u.error_mwc,
+                        also: u.also.clone(),
                     },
                     forced: u.forced,
                     counted: u.counted,

@@ -45,7 +45,14 @@ pub struct Rated {
     pub error: Option<f64>,
     /// The same loss in MWC (match play only).
     pub error_mwc: Option<f64>,
+    /// The next best plays after `best` at the deepest ply, best first, other than
+    /// the played one (at most [`ALSO`]): the "best few" a rollout of the decision
+    /// may add (`bgfarm analyse --rollout-moves`). Empty for cube actions.
+    pub also: Vec<String>,
 }
+
+/// Plays kept in [`Rated::also`].
+pub const ALSO: usize = 2;
 
 /// How a loss of MWC at this spot converts to EMG (1 for money).
 pub fn emg_per_unit(set: &Setting, met: Option<&MatchEquityTable>) -> f64 {
@@ -100,6 +107,7 @@ pub fn chequer<A: Analyst + ?Sized>(
             played: played_text,
             error: None,
             error_mwc: None,
+            also: Vec::new(),
         };
     }
     let deepest = ranked.iter().map(|c| c.ply).max().unwrap_or(0);
@@ -131,11 +139,24 @@ pub fn chequer<A: Analyst + ?Sized>(
         });
     let loss = (best_value - played_value).max(0.0);
     let is_match = set.score.is_some();
+    // The runners-up: by value, ties in ranking order (a stable sort).
+    let mut rest: Vec<(f64, Move)> = ranked
+        .iter()
+        .filter(|c| c.ply == deepest)
+        .filter(|c| c.mv.result() != best_mv.result() && c.mv.result() != played.result())
+        .map(|c| (value(c), c.mv))
+        .collect();
+    rest.sort_by(|a, b| b.0.total_cmp(&a.0));
     Rated {
         played: played_text,
         best: format_move(&best_mv),
         error: Some(loss * emg_per_unit(set, met)),
         error_mwc: is_match.then_some(loss),
+        also: rest
+            .iter()
+            .take(ALSO)
+            .map(|(_, m)| format_move(m))
+            .collect(),
     }
 }
 
@@ -201,6 +222,7 @@ pub fn cube<A: Analyst + ?Sized>(
             best: choice.as_str().to_string(),
             error: None,
             error_mwc: None,
+            also: Vec::new(),
         },
         counted,
     };
@@ -242,6 +264,7 @@ pub fn cube<A: Analyst + ?Sized>(
             best: best_name.to_string(),
             error: Some(loss * norm),
             error_mwc: set.score.is_some().then_some(loss),
+            also: Vec::new(),
         },
         counted,
     }

@@ -187,7 +187,7 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
             "<table class=\"rollout\"><tr><th class=\"l\">rolled out ({} trials)</th>\
              <th class=\"l\">play</th><th>cubeless equity</th><th>SE</th></tr>\
              <tr><td class=\"l\">played</td><td class=\"l\">{}</td><td>{:+.3}</td><td>{:.3}</td></tr>\
-             <tr><td class=\"l\">best at {}-ply</td><td class=\"l\">{}</td><td>{:+.3}</td><td>{:.3}</td></tr></table>",
+             <tr><td class=\"l\">best at {}-ply</td><td class=\"l\">{}</td><td>{:+.3}</td><td>{:.3}</td></tr>",
             r.trials,
             escape(&r.played.notation),
             r.played.equity,
@@ -197,6 +197,19 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
             r.best.equity,
             r.best.equity_se
         );
+        for (i, p) in r.others.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "<tr><td class=\"l\">#{} at {}-ply</td><td class=\"l\">{}</td><td>{:+.3}</td>\
+                 <td>{:.3}</td></tr>",
+                i + 2,
+                info.ply,
+                escape(&p.notation),
+                p.equity,
+                p.equity_se
+            );
+        }
+        o.push_str("</table>\n");
     }
     o.push_str("</section>\n");
 }

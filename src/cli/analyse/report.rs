@@ -387,6 +387,13 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
                 r.best.equity_se,
                 r.played.equity - r.best.equity,
             );
+            for p in &r.others {
+                let _ = writeln!(
+                    o,
+                    "    also {} {:+.3} ± {:.3}",
+                    p.notation, p.equity, p.equity_se
+                );
+            }
         }
     }
     let _ = writeln!(

@@ -12,6 +12,7 @@ use super::{Decision, Kind};
 use crate::cli::rollout::{self, roll_out_plays};
 use crate::cli::CliError;
 use bgfarm_client::RemoteArgs;
+use bgfarm_engine::analysis::rate::ALSO;
 use bgfarm_engine::Dice;
 use clap::Parser;
 use serde::Serialize;
@@ -22,6 +23,10 @@ pub struct RolloutFlags {
     /// and the best play, in one job. Off by default.
     #[arg(long, value_name = "EMG")]
     pub rollout_threshold: Option<f64>,
+    /// Plays rolled out per decision: the played one, the best and then the next
+    /// best at --ply (2 to 4).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub rollout_moves: usize,
     /// Trials per play of those rollouts.
     #[arg(long, default_value_t = 1296)]
     pub rollout_trials: u64,
@@ -57,6 +62,9 @@ pub struct RolledOut {
     pub dice: [u8; 2],
     pub played: PlayFigures,
     pub best: PlayFigures,
+    /// The next best plays at n-ply, when `--rollout-moves` asks for more than 2.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<PlayFigures>,
     pub trials: u64,
 }
 
@@ -110,6 +118,17 @@ pub fn roll_out(
             "--rollout-threshold {threshold}: give an error in EMG, 0 or more"
         )));
     }
+    let extra = f
+        .rollout_moves
+        .checked_sub(2)
+        .filter(|&n| n <= ALSO)
+        .ok_or_else(|| {
+            CliError::msg(format!(
+                "--rollout-moves {}: use 2 to {}",
+                f.rollout_moves,
+                2 + ALSO
+            ))
+        })?;
     let chosen: Vec<(&Decision, Dice)> = decisions
         .iter()
         .filter(|d| d.kind == Kind::Chequer && !d.forced)
@@ -126,8 +145,9 @@ pub fn roll_out(
     let items: Vec<(String, Dice, String)> = chosen
         .iter()
         .map(|(d, dice)| {
-            let moves = format!("{},{}", d.rated.played, d.rated.best);
-            (d.position.clone(), *dice, moves)
+            let mut moves = vec![d.rated.played.as_str(), d.rated.best.as_str()];
+            moves.extend(d.rated.also.iter().take(extra).map(String::as_str));
+            (d.position.clone(), *dice, moves.join(","))
         })
         .collect();
     let args = rollout_args(f, net)?;
@@ -152,6 +172,14 @@ pub fn roll_out(
                 dice: [a, b],
                 played: figures(rows.first(), &d.rated.played),
                 best: figures(rows.get(1), &d.rated.best),
+                others: d
+                    .rated
+                    .also
+                    .iter()
+                    .take(extra)
+                    .enumerate()
+                    .map(|(i, m)| figures(rows.get(2 + i), m))
+                    .collect(),
                 trials: f.rollout_trials,
             }
         })
