@@ -246,6 +246,71 @@ fn errors_over_the_threshold_are_rolled_out() {
     );
 }
 
+/// `--rollout-cubeful`: each error rolled out at its cube and score (MWC in a
+/// match), one job per score, each decision's figures those of rolling it out
+/// alone with `bgfarm rollout ID:MATCHID --cubeful`.
+#[test]
+fn errors_are_rolled_out_cubeful_at_their_score() {
+    let file = data("three-point.mat");
+    let v = json(&[
+        "analyse",
+        file.as_str(),
+        "--ply",
+        "0",
+        "--json",
+        "--rollout-threshold",
+        "0.15",
+        "--rollout-trials",
+        "36",
+        "--rollout-cubeful",
+    ]);
+    let rolled = v["rollouts"].as_array().expect("rollouts");
+    assert!(rolled.len() >= 2, "{v}");
+    for r in rolled {
+        for k in ["played", "best"] {
+            let mwc = r[k]["cubeful"].as_f64().unwrap_or(f64::NAN);
+            assert!((0.0..=1.0).contains(&mwc), "{r}");
+        }
+    }
+    let last = rolled.last().expect("a rollout");
+    let dice = format!(
+        "{}{}",
+        last["dice"][0].as_u64().unwrap_or(0),
+        last["dice"][1].as_u64().unwrap_or(0)
+    );
+    let moves = format!(
+        "{},{}",
+        last["played"]["move"].as_str().unwrap_or(""),
+        last["best"]["move"].as_str().unwrap_or("")
+    );
+    let alone = json(&[
+        "rollout",
+        last["position"].as_str().expect("position"),
+        "--dice",
+        &dice,
+        "--moves",
+        &moves,
+        "--cubeful",
+        "--trials",
+        "36",
+        "--json",
+    ]);
+    // The table lists the plays best first: find each by its move.
+    let of = |m: &serde_json::Value| {
+        alone["candidates"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["move"] == *m))
+            .map(|c| c["cubeful_equity"].clone())
+    };
+    for k in ["played", "best"] {
+        assert_eq!(
+            of(&last[k]["move"]),
+            Some(last[k]["cubeful"].clone()),
+            "{k}: {alone}"
+        );
+    }
+}
+
 /// Luck: every roll of each player counted (GNU Backgammon counts 107 and 110 on
 /// this match), a luck per chequer decision, the totals consistent with the rate,
 /// and the luck-adjusted result the actual result minus the player's luck plus the

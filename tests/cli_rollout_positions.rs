@@ -142,3 +142,49 @@ fn bad_files_name_the_line() {
     let out = bgfarm(&["rollout", "--positions", "x.txt", "--cubeful"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--cubeful`: each line keeps its own cube and score, a line's figures are those
+/// of rolling it out alone, and a file mixing scores is refused at the first line
+/// at another score (a job has one set of cube rules).
+#[test]
+fn cubeful_lines_share_one_score() {
+    // Both from the 3-point test match: game 1 at 0-0, game 2 at another score.
+    let first = "4HPwATDgc/ABMA:cAllAAAAAAAA";
+    let other = "4HPwATDgc/ABMA:sIFuAAAAEAAA";
+    let same = file(
+        "cubeful.txt",
+        &format!("{first} 21 top:2\n{first} 43 top:2\n"),
+    );
+    let path = same.to_str().expect("path");
+    let args = ["--cubeful", "--trials", "36", "--json"];
+    let mut all = vec!["rollout", "--positions", path];
+    all.extend(args);
+    let v = json(&all);
+    let lines = v["positions"].as_array().expect("positions");
+    assert_eq!(lines.len(), 2);
+    for (line, dice) in lines.iter().zip(["21", "43"]) {
+        assert_eq!(line["settings"]["cubeful"], true, "{line}");
+        let mut one = vec!["rollout", first, "--dice", dice, "--moves", "top:2"];
+        one.extend(args);
+        let alone = json(&one);
+        assert_eq!(line["candidates"], alone["candidates"], "{dice}");
+    }
+    let mixed = file(
+        "mixed.txt",
+        &format!("{first} 21 top:2\n# another game\n{other} 53 top:2\n"),
+    );
+    let out = bgfarm(&[
+        "rollout",
+        "--positions",
+        mixed.to_str().expect("path"),
+        "--cubeful",
+        "--trials",
+        "36",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 3") && err.contains("another score"),
+        "{err}"
+    );
+}

@@ -7,6 +7,7 @@ use bgfarm_engine::ids::xgid::{XgDice, Xgid};
 use bgfarm_engine::{Dice, ParseError, Position};
 
 /// A position as the user gave it.
+#[derive(Clone)]
 pub struct PositionInput {
     /// The position seen by the player on roll.
     pub position: Position,

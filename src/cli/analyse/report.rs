@@ -368,10 +368,28 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
         let _ = writeln!(o);
         let _ = writeln!(
             o,
-            "Rolled out ({} trials a play, cubeless equity of the mover, ± SE):",
+            "Rolled out ({} trials a play, cubeless equity of the mover, ± SE; cubeful: \
+             money equity per cube or MWC):",
             info.rollouts[0].trials
         );
         for r in info.rollouts {
+            if let (Some(p), Some(b)) = (r.played.cubeful, r.best.cubeful) {
+                let _ = writeln!(
+                    o,
+                    "  game {} move {} {}{}: cubeful, played {} {:+.4} ± {:.4}, best {} {:+.4} ± {:.4}: {:+.4}",
+                    r.game,
+                    r.move_no,
+                    r.dice[0],
+                    r.dice[1],
+                    r.played.notation,
+                    p,
+                    r.played.cubeful_se.unwrap_or(f64::NAN),
+                    r.best.notation,
+                    b,
+                    r.best.cubeful_se.unwrap_or(f64::NAN),
+                    p - b,
+                );
+            }
             let _ = writeln!(
                 o,
                 "  game {} move {} {}{}: played {} {:+.3} ± {:.3}, best {} {:+.3} ± {:.3}: {:+.3}",

@@ -30,6 +30,10 @@ pub struct RolloutFlags {
     /// Trials per play of those rollouts.
     #[arg(long, default_value_t = 1296)]
     pub rollout_trials: u64,
+    /// Cubeful rollouts of the errors, at each decision's cube and score (money
+    /// equity per cube, or MWC in a match), one job per score; cubeless otherwise.
+    #[arg(long)]
+    pub rollout_cubeful: bool,
     /// Chequer ply of the rollouts' play (as `bgfarm rollout --ply`).
     #[arg(long, default_value_t = 0)]
     pub rollout_ply: u8,
@@ -50,6 +54,11 @@ pub struct PlayFigures {
     pub notation: String,
     pub equity: f64,
     pub equity_se: f64,
+    /// `--rollout-cubeful`: the cubeful value (money equity per cube, or MWC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubeful: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubeful_se: Option<f64>,
 }
 
 /// A decision rolled out: its index among the decisions, the played and the best play.
@@ -93,6 +102,9 @@ fn rollout_args(f: &RolloutFlags, net: &str) -> Result<rollout::Args, CliError> 
     .iter()
     .map(|s| s.to_string())
     .collect();
+    if f.rollout_cubeful {
+        argv.push("--cubeful".into());
+    }
     if let Some(dir) = &f.rollout_data {
         argv.push("--data".into());
         argv.push(dir.to_string_lossy().into_owned());
@@ -159,6 +171,8 @@ pub fn roll_out(
                 .unwrap_or_else(|| fallback.into()),
             equity: r.map_or(f64::NAN, |r| r.equity),
             equity_se: r.map_or(f64::NAN, |r| r.equity_se),
+            cubeful: r.and_then(|r| r.cubeful_equity),
+            cubeful_se: r.and_then(|r| r.cubeful_se),
         };
     Ok(chosen
         .iter()

@@ -11,8 +11,9 @@ pub struct Args {
     /// Roll out every position of FILE as one job instead: one line each, `POSITION
     /// [DICE [MOVES]]` (a GNU Backgammon ID or an XGID, whose dice are played when
     /// DICE is left out; MOVES as --moves), `#` for comments; one table per line, or
-    /// one JSON object with a `positions` array. Cubeless.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "dice", "cubeful", "match_id", "jacoby"])]
+    /// one JSON object with a `positions` array. With --cubeful each line keeps its own
+    /// cube, and all lines must be at one score (or all money play).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "dice", "match_id"])]
     pub positions: Option<std::path::PathBuf>,
     /// Roll out the moves of this roll instead of the position before the roll.
     #[arg(long)]

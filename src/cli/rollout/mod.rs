@@ -88,23 +88,47 @@ fn planned(
 /// moves)` as one job with `args`'s settings (embedded, or on `args`'s
 /// coordinator): each item's candidates in the order of its moves, as the report
 /// rows give them (the mover's equity and its SE). What `bgfarm analyse
-/// --rollout-threshold` rolls out.
+/// --rollout-threshold` rolls out. A cubeful rollout (`--cubeful`) runs one job per
+/// score among the items (a job has one set of cube rules); each item's figures are
+/// those of rolling it out alone either way.
 pub fn roll_out_plays(
     args: &Args,
     items: &[(String, Dice, String)],
 ) -> Result<Vec<Vec<bgfarm_report::rollout_rows::JsonCandidate>>, CliError> {
+    let mut groups: Vec<(Option<bgfarm_engine::rollout::CubeRules>, Vec<usize>)> = Vec::new();
     let mut lines = Vec::new();
-    for (typed, dice, moves) in items {
+    for (i, (typed, dice, moves)) in items.iter().enumerate() {
+        let input = parse_position(typed)?;
+        let rules = plan::cube_setup_of(args, typed, None, &input)?.map(|c| c.rules);
+        match groups.iter_mut().find(|(r, _)| *r == rules) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((rules, vec![i])),
+        }
         lines.push(positions::Line {
             typed: typed.clone(),
-            input: parse_position(typed)?,
+            input,
             dice: Some(*dice),
             moves: Some(moves.clone()),
-            number: lines.len() + 1,
+            number: i + 1,
         });
     }
+    let mut out: Vec<Vec<_>> = items.iter().map(|_| Vec::new()).collect();
+    for (_, members) in groups {
+        let group: Vec<positions::Line> = members.iter().map(|&i| lines[i].clone()).collect();
+        for (i, rows) in members.into_iter().zip(roll_out_lines(args, &group)?) {
+            out[i] = rows;
+        }
+    }
+    Ok(out)
+}
+
+/// [`roll_out_plays`] of lines that share one set of cube rules: one job.
+fn roll_out_lines(
+    args: &Args,
+    lines: &[positions::Line],
+) -> Result<Vec<Vec<bgfarm_report::rollout_rows::JsonCandidate>>, CliError> {
     let eval = load_evaluator(&args.net)?;
-    let (plan, ranges) = positions::build(args, &lines, &eval, "the decisions")?;
+    let (plan, ranges) = positions::build(args, lines, &eval, "the decisions")?;
     let fp = fingerprint(&eval).to_string();
     let spec = bgfarm_proto::convert::plan_to_wire(&plan, &fp);
     let (total, _) = execute(args, &plan, spec, &eval, &fp)?;

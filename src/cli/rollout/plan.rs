@@ -26,9 +26,23 @@ pub fn build(
 ) -> Result<RolloutPlan, CliError> {
     // The luck flags first: their errors come before any other.
     luck(args)?;
-    let pos = input.position;
     let cube = cube_setup(args, input)?;
-    let mut candidates = build_candidates(eval, &pos, dice, &args.moves)?;
+    let (candidates, rules) = candidates_of(eval, input, dice, &args.moves, cube)?;
+    let settings = settings(args, rules)?;
+    plan_of(args, candidates, settings)
+}
+
+/// The candidates of `input` (the moves `moves` of `dice`, or the position) and,
+/// in a cubeful rollout (`cube`), the cube rules of the job they belong to.
+pub(super) fn candidates_of(
+    eval: &NeuralEvaluator<'_>,
+    input: &PositionInput,
+    dice: Option<Dice>,
+    moves: &str,
+    cube: Option<CubeSetup>,
+) -> Result<(Vec<Candidate>, Option<CubeRules>), CliError> {
+    let pos = input.position;
+    let mut candidates = build_candidates(eval, &pos, dice, moves)?;
     let rules = cube.map(|c| {
         if dice.is_some() {
             // Move candidates start with the opponent on roll.
@@ -45,8 +59,7 @@ pub fn build(
             c.rules
         }
     });
-    let settings = settings(args, rules)?;
-    plan_of(args, candidates, settings)
+    Ok((candidates, rules))
 }
 
 /// The validated plan of `candidates` with the flags' trials, batch and stop rules.
@@ -151,9 +164,9 @@ pub(super) fn build_candidates(
 
 /// The cube and rules of a cubeful rollout, from the player on roll.
 #[derive(Clone, Copy)]
-struct CubeSetup {
+pub(super) struct CubeSetup {
     cube: Cube,
-    rules: CubeRules,
+    pub(super) rules: CubeRules,
 }
 
 impl CubeSetup {
@@ -165,6 +178,22 @@ impl CubeSetup {
 
 /// The cube setting of `--cubeful` (None for a cubeless rollout).
 fn cube_setup(args: &Args, input: &PositionInput) -> Result<Option<CubeSetup>, CliError> {
+    cube_setup_of(
+        args,
+        args.position.as_deref().unwrap_or_default(),
+        args.match_id.as_deref(),
+        input,
+    )
+}
+
+/// The cube setting of `--cubeful` for position `typed` (read as `input`), with
+/// the match ID `match_id` when given apart.
+pub(super) fn cube_setup_of(
+    args: &Args,
+    typed: &str,
+    match_id: Option<&str>,
+    input: &PositionInput,
+) -> Result<Option<CubeSetup>, CliError> {
     if !args.cubeful() {
         if args.jacoby || args.match_id.is_some() {
             return Err(CliError::msg(
@@ -173,11 +202,7 @@ fn cube_setup(args: &Args, input: &PositionInput) -> Result<Option<CubeSetup>, C
         }
         return Ok(None);
     }
-    let s = crate::cli::cube::setting_from(
-        args.position.as_deref().unwrap_or_default(),
-        args.match_id.as_deref(),
-        input.match_state,
-    )?;
+    let s = crate::cli::cube::setting_from(typed, match_id, input.match_state)?;
     let rules = match s.score {
         Some((_, score)) => {
             if args.jacoby {

@@ -10,22 +10,25 @@
 //! Every line's candidates go into one rollout job, so a cluster spreads the whole
 //! list over its workers, and the job is stored, resumable and extendable like any
 //! rollout (its memo identity is its candidates and settings). The report prints one
-//! table per line, or one JSON object with a `positions` array. Cubeless only: the
-//! lines' scores and cubes could differ, and a job has one set of cube rules.
+//! table per line, or one JSON object with a `positions` array. With `--cubeful`
+//! each line's cube is its own (from its match ID or XGID), but a job has one set
+//! of cube rules: every line must be at the same score (or all money play); a file
+//! mixing scores is refused naming the first line that differs.
 
 use super::args::Args;
 use super::finished::Finished;
-use super::plan::{build_candidates, plan_of, settings};
+use super::plan::{candidates_of, cube_setup_of, plan_of, settings};
 use super::report::{report_value, JsonOut};
 use crate::cli::input::{parse_position, PositionInput};
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::rollout::{Candidate, RolloutJob, RolloutPlan, RolloutStats};
+use bgfarm_engine::rollout::{Candidate, CubeRules, RolloutJob, RolloutPlan, RolloutStats};
 use bgfarm_engine::Dice;
 use std::ops::Range;
 use std::path::Path;
 
 /// One line of the file.
+#[derive(Clone)]
 pub struct Line {
     /// The position as written.
     pub typed: String,
@@ -96,18 +99,32 @@ pub fn build(
 ) -> Result<(RolloutPlan, Vec<Range<usize>>), CliError> {
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut ranges = Vec::new();
+    let mut rules: Option<(CubeRules, usize)> = None;
     for line in lines {
+        let at = |e: CliError| CliError::msg(format!("{source}: line {}: {e}", line.number));
         let moves = line.moves.as_deref().unwrap_or(&args.moves);
-        let mut these = build_candidates(eval, &line.input.position, line.dice, moves)
-            .map_err(|e| CliError::msg(format!("{source}: line {}: {e}", line.number)))?;
-        if line.dice.is_none() {
+        let cube = cube_setup_of(args, &line.typed, None, &line.input).map_err(at)?;
+        let (mut these, these_rules) =
+            candidates_of(eval, &line.input, line.dice, moves, cube).map_err(at)?;
+        match (rules, these_rules) {
+            (None, Some(r)) => rules = Some((r, line.number)),
+            (Some((r, first)), Some(t)) if r != t => {
+                return Err(CliError::msg(format!(
+                    "{source}: line {}: another score than line {first}'s: a cubeful job \
+                     has one set of cube rules; roll these lines out apart",
+                    line.number
+                )));
+            }
+            _ => {}
+        }
+        if line.dice.is_none() && these_rules.is_none() {
             these[0].label = Some(format!("line {}", line.number));
         }
         let start = candidates.len();
         candidates.extend(these);
         ranges.push(start..candidates.len());
     }
-    let plan = plan_of(args, candidates, settings(args, None)?)?;
+    let plan = plan_of(args, candidates, settings(args, rules.map(|(r, _)| r))?)?;
     Ok((plan, ranges))
 }
 
