@@ -4,21 +4,9 @@
 use std::fmt::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// `s` with `& < > " '` escaped, safe inside element text and quoted attributes.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escaping of user text: the report crate's, which the boards and tables
+/// drawn there use too.
+pub use bgfarm_report::markup::escape;
 
 /// Plain CSS: readable tables, numbers right-aligned in a monospace font.
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222}\

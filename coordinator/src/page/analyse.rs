@@ -7,7 +7,7 @@
 //! the rollout form ([`super::submit`]): the client token, same-origin posts
 //! only, and a bounded body.
 
-use super::submit::{cookie_of, cross_site, guard};
+use super::submit::{cookie_of, cross_site, form_head, guard};
 use crate::analysis_form::AnalysisForm;
 use crate::core::Core;
 use crate::html::{escape, frame};
@@ -26,17 +26,7 @@ const MAX_POST_BYTES: usize = MAX_MATCH_BYTES + 4096;
 /// The form page with `error` above it; `can_plan`: this coordinator has a
 /// planner.
 pub fn page(ply: &str, error: Option<&str>, can_plan: bool) -> String {
-    let mut o = String::from("<p><a href=\"/\">all jobs</a></p>\n");
-    if let Some(e) = error {
-        let _ = writeln!(o, "<p class=\"err\">{}</p>", escape(e));
-    }
-    if !can_plan {
-        o.push_str(
-            "<p class=\"err\">This coordinator cannot plan analyses: it was started \
-             without the command line's planner. Use <code>bgfarm analyse FILE \
-             --coordinator</code>.</p>\n",
-        );
-    }
+    let mut o = form_head(error, can_plan, "analyses", "bgfarm analyse FILE");
     let ply = if ply.is_empty() { "2" } else { ply };
     let _ = write!(
         o,

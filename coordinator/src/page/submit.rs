@@ -46,17 +46,7 @@ fn input(o: &mut String, label: &str, name: &str, value: &str, hint: &str) {
 /// The form page with `form`'s values and `error` above it; `can_plan`: this
 /// coordinator has a planner (otherwise the page says so and has no button).
 pub fn page(form: &RolloutForm, error: Option<&str>, can_plan: bool) -> String {
-    let mut o = String::from("<p><a href=\"/\">all jobs</a></p>\n");
-    if let Some(e) = error {
-        let _ = writeln!(o, "<p class=\"err\">{}</p>", escape(e));
-    }
-    if !can_plan {
-        o.push_str(
-            "<p class=\"err\">This coordinator cannot plan rollouts: it was started \
-             without the command line's planner. Use <code>bgfarm rollout \
-             --coordinator</code>.</p>\n",
-        );
-    }
+    let mut o = form_head(error, can_plan, "rollouts", "bgfarm rollout");
     o.push_str(
         "<p class=\"note\">The same settings as <code>bgfarm rollout</code>, checked \
          by the same rules; empty fields keep the command line's defaults.</p>\n\
@@ -126,6 +116,25 @@ pub fn page(form: &RolloutForm, error: Option<&str>, can_plan: bool) -> String {
     }
     o.push_str("</form>\n");
     frame("bgfarm: submit a rollout", &o, false)
+}
+
+/// The top of a form page: the way back, `error` if any, and, when this
+/// coordinator has no planner (`can_plan` false), that it cannot plan `what` and
+/// which `command` to use instead.
+pub(super) fn form_head(error: Option<&str>, can_plan: bool, what: &str, command: &str) -> String {
+    let mut o = String::from("<p><a href=\"/\">all jobs</a></p>\n");
+    if let Some(e) = error {
+        let _ = writeln!(o, "<p class=\"err\">{}</p>", escape(e));
+    }
+    if !can_plan {
+        let _ = writeln!(
+            o,
+            "<p class=\"err\">This coordinator cannot plan {what}: it was started \
+             without the command line's planner. Use <code>{command} \
+             --coordinator</code>.</p>"
+        );
+    }
+    o
 }
 
 /// The form again with `error`, answered with `status`.
