@@ -84,7 +84,7 @@ fn main_command() {
             "1296",
             "--json",
         ],
-        "339219babdb23b2bf9884cab34fb811fe3491792f7db663468a4c8994a088570",
+        "0e44ddc474922a876781050f9593a3f87a62c27b7c85a821581f9a158393689b",
     );
 }
 
@@ -145,7 +145,7 @@ fn cubeful_rollout() {
             "7",
             "--json",
         ],
-        "927c609d29037afa3f9c4faa335f44dad0b617674de27d859b72bba9d6c50d0a",
+        "d1f25fad9bb985342188046b1c4fb31a1ebd3fb26be5bd9bddda9cd15d731b74",
     );
 }
 
@@ -178,6 +178,6 @@ fn duel() {
         &[
             "duel", "--a", "default", "--b", "pubeval", "--games", "2000", "--seed", "5", "--json",
         ],
-        "2b4b7bf78594804947123f614fef153f4d75f71fa7be051100191100ba7af7f2",
+        "e85731abec548f27b1238d0b5029c934d2ba556617a3485cc3f8d90aabdd8f55",
     );
 }

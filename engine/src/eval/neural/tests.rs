@@ -134,21 +134,33 @@ fn greedy_uses_the_batch_and_agrees_with_after_move() {
     }
 }
 
-/// The screened choice, by its definition: the contact net's best among the
-/// screen's best [`SCREEN_KEEP`] contact candidates within [`SCREEN_MARGIN`] and
-/// every other candidate (races, and crashed positions where the crashed net
-/// answers), the first on ties.
+/// Whether the endgame layer refines `next`: a race not over and not in the tables.
+fn refined_race(eval: &NeuralEvaluator<'_>, next: &Position) -> bool {
+    !next.has_contact()
+        && !next.game_over()
+        && eval.endgame.is_some_and(|e| e.probs(next).is_none())
+}
+
+/// The screened choice, by its definition: the evaluator's best among the screen's
+/// best [`SCREEN_KEEP`] screened candidates within [`SCREEN_MARGIN`] (contact
+/// positions valued by the screen net, races the endgame layer refines by the race
+/// net alone) and every other candidate (bear-offs, finished games, crashed
+/// positions where the crashed net answers), the first on ties.
 fn screened_by_definition(eval: &NeuralEvaluator<'_>, moves: &[Move]) -> usize {
+    // Without the endgame layer the race net's outputs stand as they are; the
+    // bear-offs it would answer are not screened.
     let screen = NeuralEvaluator {
         contact: eval.screen.clone().expect("a screen"),
         race: eval.race.clone(),
-        endgame: eval.endgame,
+        endgame: None,
         screen: None,
         crashed: None,
     };
     let eq = |e: &NeuralEvaluator<'_>, m: &Move| after_move(e, m).equity();
-    let screened =
-        |next: &Position| next.has_contact() && !(eval.crashed.is_some() && is_crashed(next));
+    let screened = |next: &Position| {
+        (next.has_contact() && !(eval.crashed.is_some() && is_crashed(next)))
+            || refined_race(eval, next)
+    };
     let mut contact: Vec<(f32, usize)> = moves
         .iter()
         .enumerate()
@@ -218,7 +230,12 @@ fn the_screen_passes_its_best_few_to_the_contact_net() {
     });
     for (pos, dice) in random_decisions(300, 32) {
         let moves = gen.generate(&pos, dice).to_vec();
-        if moves.is_empty() {
+        // Races are screened by the race net whatever the contact screen is.
+        if moves.is_empty()
+            || moves
+                .iter()
+                .any(|m| refined_race(&eval, &m.next_position()))
+        {
             continue;
         }
         assert_eq!(

@@ -1,11 +1,12 @@
 //! `bgfarm-lab bench`: move choices against GNU Backgammon's oracle bench
-//! ([`hint`]) and the bench's disputed race decisions scored by the exact searches
-//! ([`referee`]).
+//! ([`hint`]), the bench's disputed race decisions scored by the exact searches
+//! ([`referee`]), and where a rollout's variance is left ([`residuals`]).
 
 mod hint;
 mod oracle;
 mod referee;
 mod referee_values;
+mod residuals;
 mod value_errors;
 
 use crate::cli::CliError;
@@ -25,11 +26,16 @@ pub enum What {
     /// and bgfarm 0-ply choose differently, scored again by the bear-off tables and
     /// one-sided searches (no net) wherever those decide every play.
     RaceReferee(referee::RefereeArgs),
+    /// Where a luck-adjusted rollout's variance is left: the full luck estimate's
+    /// per-state residuals (the nets' value of a play against the average of the
+    /// next player's 21 best replies), by the class of the state.
+    Residuals(residuals::ResidualsArgs),
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.what {
         What::Hint(a) => hint::hint(a),
         What::RaceReferee(a) => referee::race_referee(a),
+        What::Residuals(a) => residuals::residuals(a),
     }
 }
