@@ -78,8 +78,8 @@ def gnubg_rollouts(gnubg, positions, trials, seed):
     """Equity of the player on roll of each position, by GNU Backgammon's rollout."""
     lines = ["set output digits 5", f"set rollout trials {trials}",
              "set rollout cubeful off", "set rollout varredn on",
-             "set rollout quasirandom on", "set rollout chequerplay evaluation plies 0",
-             "set rollout truncation off", "set rollout bearofftruncation exact on",
+             "set rollout quasirandom on", "set rollout chequerplay plies 0",
+             "set rollout truncation enable off", "set rollout bearofftruncation exact on",
              # Not the one-sided tables' estimate: it values a position where both
              # sides are within them without rolling it out at all.
              "set rollout bearofftruncation onesided off",

@@ -11,8 +11,11 @@
 # alternate between the two programs, so a busy machine slows both alike.
 #
 # PLY=N (default 0) rolls out with N-ply chequer play on both sides (`bgfarm
-# rollout --ply N`, GNU Backgammon's `chequerplay evaluation plies N`, pruning
-# off): the searched rollouts analysts also trust.
+# rollout --ply N`, GNU Backgammon's `set rollout chequerplay plies N`): the
+# searched rollouts analysts also trust. GNU Backgammon prunes with its pruning
+# nets from 2 plies on (`chequerplay prune on`, its world-class setting; our search
+# prunes replies too), not at 1 ply; GNU_PRUNE=on|off overrides. The script checks
+# that GNU Backgammon took every setting (an unknown keyword fails the run).
 #
 # Usage: [PLY=N] scripts/bench-rollout-precision.sh [TRIALS] [SEEDS] [GNU_SEEDS]
 set -euo pipefail
@@ -21,6 +24,7 @@ TRIALS=${1:-1296}
 SEEDS=${2:-3}
 GNU_SEEDS=${3:-3}
 PLY=${PLY:-0}
+if [ "$PLY" -ge 2 ]; then GNU_PRUNE=${GNU_PRUNE:-on}; else GNU_PRUNE=${GNU_PRUNE:-off}; fi
 cargo build --release -q
 BIN=./target/release/bgfarm
 GNUBG=$(command -v gnubg || ls /usr/games/gnubg 2>/dev/null || true)
@@ -54,9 +58,9 @@ set rollout seed $seed
 set rollout cubeful off
 set rollout varredn on
 set rollout quasirandom on
-set rollout chequerplay evaluation plies $PLY
-set rollout chequerplay evaluation prune off
-set rollout truncation off
+set rollout chequerplay plies $PLY
+set rollout chequerplay prune $GNU_PRUNE
+set rollout truncation enable off
 set rollout bearofftruncation exact on
 set threads 1
 new game
@@ -64,10 +68,14 @@ set board 4HPwATDgc/ABMA
 rollout
 EOC
     cpu=$( { /usr/bin/time -f '%U %S' script -q -c "$GNUBG -t -q < $cmds" "$log" > /dev/null; } 2>&1 | tail -1 | awk '{print $1 + $2}')
-    python3 - "$seed" "$log" "$cpu" <<'PY'
+    python3 - "$seed" "$log" "$cpu" "$PLY" <<'PY'
 import re, sys
-seed, path, cpu = sys.argv[1], sys.argv[2], float(sys.argv[3])
+seed, path, cpu, ply = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 text = open(path, errors="replace").read()
+# GNU Backgammon says "Unknown keyword" and goes on with its defaults: a run that
+# did not take every setting measures something else.
+if "Unknown keyword" in text or ("Play: " in text and not re.search(rf"Play: .*\b{ply}-ply", text)):
+    sys.exit(f"GNU Backgammon did not take the settings (seed {seed}): see its output\n{text[:3000]}")
 se = re.findall(r'Estimated SE for "Current Position" after \d+ trials\s+([0-9.]+)', text)[-1]
 eq = re.findall(r"CL\s+([+-][0-9.]+)", text)
 eq = [e for e in eq if float(e) != 0.0]
