@@ -237,13 +237,21 @@ impl NeuralEvaluator<'_> {
                 Probs(screen.forward_from(&scratch.screen_base, next, &mut scratch.screen))
                     .sanitized()
             }
-            Some(_) if self.race_screened(next) => {
-                scratch.ready_race(&self.race);
-                Probs(
-                    self.race
-                        .forward_from(&scratch.race_base, next, &mut scratch.race),
-                )
-                .sanitized()
+            // A race: the tables where they answer, else the race net's own
+            // outputs (one table look-up; without an endgame layer that is what
+            // `evaluate_child` gives too).
+            Some(_) if !next.has_contact() && !next.game_over() => {
+                match self.endgame.and_then(|e| e.probs(next)) {
+                    Some(p) => p,
+                    None => {
+                        scratch.ready_race(&self.race);
+                        Probs(
+                            self.race
+                                .forward_from(&scratch.race_base, next, &mut scratch.race),
+                        )
+                        .sanitized()
+                    }
+                }
             }
             _ => self.evaluate_child(next, scratch),
         }
