@@ -1,8 +1,10 @@
 //! `bgfarm-lab bench`: move choices against GNU Backgammon's oracle bench
 //! ([`hint`]), the bench's disputed race decisions scored by the exact searches
-//! ([`referee`]), and where a rollout's variance is left ([`residuals`]).
+//! ([`referee`]), where a rollout's variance is left ([`residuals`]), and what a
+//! luck estimate without the move walk could carry ([`luck_fit`]).
 
 mod hint;
+mod luck_fit;
 mod oracle;
 mod referee;
 mod referee_values;
@@ -30,6 +32,11 @@ pub enum What {
     /// per-state residuals (the nets' value of a play against the average of the
     /// next player's 21 best replies), by the class of the state.
     Residuals(residuals::ResidualsArgs),
+    /// Whether a luck estimate without the move walk could replace the ranked one:
+    /// how much of each roll's luck a linear read-out of the state's net activations
+    /// carries, against the ranked estimate's error (or, with --leaves, the walk's
+    /// size per state).
+    LuckFit(luck_fit::LuckFitArgs),
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -37,5 +44,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         What::Hint(a) => hint::hint(a),
         What::RaceReferee(a) => referee::race_referee(a),
         What::Residuals(a) => residuals::residuals(a),
+        What::LuckFit(a) => luck_fit::luck_fit(a),
     }
 }
