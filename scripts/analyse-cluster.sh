@@ -16,15 +16,8 @@ workers=${2:-2}
 ply=${3:-2}
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin bgfarm
 bin=${CARGO_TARGET_DIR:-$root/target}/release/bgfarm
-dir=$(mktemp -d "${TMPDIR:-/tmp}/bgfarm-analyse.XXXXXX")
-pids=()
-cleanup() {
-    ((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
-    wait 2>/dev/null || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source "$root/scripts/scratch.sh"
+scratch_dir analyse
 port=$(free_port)
 metrics=$(free_port)
 "$bin" serve --listen "127.0.0.1:$port" --metrics-listen "127.0.0.1:$metrics" \

@@ -16,16 +16,8 @@ if [[ -z ${BGFARM_BIN:-} ]]; then
     cargo build --release --manifest-path "$root/Cargo.toml" --bin bgfarm >&2
     BGFARM_BIN=${CARGO_TARGET_DIR:-$root/target}/release/bgfarm
 fi
-dir=$(mktemp -d "${TMPDIR:-/tmp}/bgfarm-verify.XXXXXX")
-pids=()
-cleanup() {
-    ((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
-    wait 2>/dev/null || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source "$root/scripts/scratch.sh"
+scratch_dir verify
 cpu_s() { # utime + stime of the processes, in seconds
     local t=0
     for p in "$@"; do

@@ -5,18 +5,16 @@
 
 mod common;
 
+use common::cluster::TempDir;
 use common::{bgfarm, fails, json};
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/matches/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("bgfarm-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.to_string_lossy().into_owned()
+/// `text` written to `name` in `dir` (removed when `dir` drops).
+fn temp(dir: &TempDir, name: &str, text: &str) -> String {
+    dir.file(name, text).to_string_lossy().into_owned()
 }
 
 #[test]
@@ -107,8 +105,10 @@ fn text_report_reads_like_match_statistics() {
 
 #[test]
 fn bad_files_are_refused_with_the_file_and_line() {
+    let dir = TempDir::new("analyse-bad");
     let mat = std::fs::read_to_string(data("three-point.mat")).expect("read");
     let illegal = temp(
+        &dir,
         "illegal.mat",
         &mat.replacen("52: 13/8 13/11", "52: 13/7 13/11", 1),
     );
@@ -117,16 +117,16 @@ fn bad_files_are_refused_with_the_file_and_line() {
         &format!("{illegal}: line 8: illegal move"),
     );
     let cut: Vec<&str> = mat.lines().take(20).collect();
-    let truncated = temp("truncated.mat", &cut.join("\n"));
+    let truncated = temp(&dir, "truncated.mat", &cut.join("\n"));
     fails(&["analyse", &truncated, "--ply", "0"], "truncated");
     fails(
         &["analyse", &truncated, "--ply", "0"],
         &format!("{truncated}: line "),
     );
-    let garbage = temp("garbage.sgf", "this is not a match\n");
+    let garbage = temp(&dir, "garbage.sgf", "this is not a match\n");
     fails(&["analyse", &garbage], &format!("{garbage}: line 1:"));
     let sgf = std::fs::read_to_string(data("five-point.sgf")).expect("read");
-    let half = temp("half.sgf", &sgf[..sgf.len() / 2]);
+    let half = temp(&dir, "half.sgf", &sgf[..sgf.len() / 2]);
     fails(&["analyse", &half, "--json"], "truncated");
     fails(&["analyse", &data("missing.sgf")], "cannot read");
     fails(
@@ -154,12 +154,13 @@ fn bad_files_are_refused_with_the_file_and_line() {
 /// bit; a negative threshold is refused.
 #[test]
 fn errors_over_the_threshold_are_rolled_out() {
+    let dir = TempDir::new("analyse-rolled");
     let store =
         std::env::temp_dir().join(format!("bgfarm-analyse-rollouts-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&store);
     let store_s = store.to_string_lossy().into_owned();
     let file = data("three-point.mat");
-    let page = temp("rolled.html", "");
+    let page = temp(&dir, "rolled.html", "");
     let args = [
         "analyse",
         file.as_str(),
@@ -363,8 +364,10 @@ fn luck_and_the_luck_adjusted_result() {
 /// read as a money session), luck adjusted by points (equity times the cube), no MWC.
 #[test]
 fn money_luck_is_in_points() {
+    let dir = TempDir::new("analyse-money");
     let mat = std::fs::read_to_string(data("three-point.mat")).expect("read");
     let money = temp(
+        &dir,
         "money.mat",
         &mat.replacen(" 3 point match", " 0 point match", 1),
     );

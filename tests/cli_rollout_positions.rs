@@ -5,14 +5,12 @@
 
 mod common;
 
+use common::cluster::TempDir;
 use common::{bgfarm, json};
 
-fn file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bgfarm-positions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
+/// `text` written to `name` in `dir` (removed when `dir` drops).
+fn file(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    dir.file(name, text)
 }
 
 /// The candidates' statistics without their labels.
@@ -27,7 +25,9 @@ fn stats(v: &serde_json::Value) -> Vec<serde_json::Value> {
 
 #[test]
 fn each_line_is_rolled_out_as_alone() {
+    let dir = TempDir::new("positions-alone");
     let path = file(
+        &dir,
         "three.txt",
         "# a comment, then three positions\n4HPwATDgc/ABMA\n\n4HPwATDgc/ABMA 31 top:2\nsM/BATBmzsIBMA 13 8/5 6/5,24/21 9/8\n",
     );
@@ -73,12 +73,15 @@ fn each_line_is_rolled_out_as_alone() {
 /// the XGID directly.
 #[test]
 fn xgid_lines_are_their_gnu_id_lines() {
+    let dir = TempDir::new("positions-xgid");
     const X: &str = "XGID=-b----E-C---eE---c-e----B-";
     let xgid = file(
+        &dir,
         "xgid.txt",
         &format!("{X}:0:0:1:00:0:0:0:0:10\n{X}:0:0:1:52:0:0:0:0:10 top:2\n{X}:0:0:1:00:0:0:0:0:10 31 8/5 6/5,24/21 24/23\n{X}:0:0:1:52:0:0:0:0:10 13/8 13/11\n"),
     );
     let gnu = file(
+        &dir,
         "gnu.txt",
         "4HPwATDgc/ABMA\n4HPwATDgc/ABMA 52 top:2\n4HPwATDgc/ABMA 31 8/5 6/5,24/21 24/23\n4HPwATDgc/ABMA:cAkAAAAAAAAA 52 13/8 13/11\n",
     );
@@ -111,6 +114,7 @@ fn xgid_lines_are_their_gnu_id_lines() {
 
 #[test]
 fn bad_files_name_the_line() {
+    let dir = TempDir::new("positions-bad");
     for (text, needle) in [
         ("4HPwATDgc/ABMA\nnot-an-id\n", "line 2"),
         ("4HPwATDgc/ABMA 31 13/12 13/11\n", "line 1"),
@@ -129,7 +133,7 @@ fn bad_files_name_the_line() {
             "line 1",
         ),
     ] {
-        let path = file("bad.txt", text);
+        let path = file(&dir, "bad.txt", text);
         let p = path.to_string_lossy().to_string();
         let out = bgfarm(&["rollout", "--positions", &p, "--trials", "36"]);
         assert_eq!(out.status.code(), Some(2), "{text}");
@@ -148,10 +152,12 @@ fn bad_files_name_the_line() {
 /// at another score (a job has one set of cube rules).
 #[test]
 fn cubeful_lines_share_one_score() {
+    let dir = TempDir::new("positions-cubeful");
     // Both from the 3-point test match: game 1 at 0-0, game 2 at another score.
     let first = "4HPwATDgc/ABMA:cAllAAAAAAAA";
     let other = "4HPwATDgc/ABMA:sIFuAAAAEAAA";
     let same = file(
+        &dir,
         "cubeful.txt",
         &format!("{first} 21 top:2\n{first} 43 top:2\n"),
     );
@@ -170,6 +176,7 @@ fn cubeful_lines_share_one_score() {
         assert_eq!(line["candidates"], alone["candidates"], "{dice}");
     }
     let mixed = file(
+        &dir,
         "mixed.txt",
         &format!("{first} 21 top:2\n# another game\n{other} 53 top:2\n"),
     );

@@ -8,7 +8,7 @@
 mod common;
 
 use common::browser::{chromium, dump_dom};
-use common::cluster::{http, output_json, run, serve_on, work, TempDir};
+use common::cluster::{http, output_json, run, serve_page, work, TempDir};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "analyse-token";
@@ -37,19 +37,7 @@ fn post(addr: &str, body: &str, extra: &[&str]) -> common::cluster::HttpReply {
 #[test]
 fn a_match_uploaded_on_the_page_is_analysed_with_a_board_per_marked_decision() {
     let dir = TempDir::new("web-analyse");
-    let token_file = dir.file("client.token", &format!("{TOKEN}\n"));
-    let c = serve_on(
-        &dir,
-        "127.0.0.1:0",
-        "serve",
-        &[
-            "--metrics-listen",
-            "127.0.0.1:0",
-            "--client-token-file",
-            token_file.to_str().expect("path"),
-        ],
-    );
-    let addr = c.metrics.clone().expect("metrics address");
+    let (c, addr) = serve_page(&dir, TOKEN, &[]);
     let text = std::fs::read_to_string(MATCH).expect("match");
 
     // Refused: a wrong token, another site, a file that is not a match.

@@ -8,7 +8,7 @@ mod common;
 
 use common::browser::{chromium, dump_dom};
 use common::cluster::{
-    http, log, output_json as json, rollout_args, serve_on, spawn, with, work, TempDir,
+    http, log, output_json as json, rollout_args, serve_page, spawn, with, work, TempDir,
 };
 use std::time::{Duration, Instant};
 
@@ -47,22 +47,9 @@ fn wait_for(addr: &str, path: &str, needles: &[&str], dir: &TempDir) -> String {
 #[test]
 fn the_page_shows_jobs_workers_and_results_behind_the_token() {
     let dir = TempDir::new("web");
-    let token = dir.file("client.token", &format!("{TOKEN}\n"));
-    let token = token.to_str().expect("utf-8 path");
-    let c = serve_on(
-        &dir,
-        "127.0.0.1:0",
-        "serve",
-        &[
-            "--metrics-listen",
-            "127.0.0.1:0",
-            "--client-token-file",
-            token,
-            "--lease-timeout",
-            "2",
-        ],
-    );
-    let addr = c.metrics.clone().expect("the HTTP address");
+    let (c, addr) = serve_page(&dir, TOKEN, &["--lease-timeout", "2"]);
+    let token_file = dir.0.join("client.token");
+    let token = token_file.to_str().expect("utf-8 path");
 
     // The guard, over plain HTTP: the form and nothing else without the token.
     let r = http(&addr, "GET", "/", &[], "");
@@ -196,20 +183,7 @@ fn checkers(dom: &str) -> usize {
 #[test]
 fn the_form_submits_a_rollout_whose_page_shows_the_board_and_the_table() {
     let dir = TempDir::new("web-form");
-    let token = dir.file("client.token", &format!("{TOKEN}\n"));
-    let token = token.to_str().expect("utf-8 path");
-    let c = serve_on(
-        &dir,
-        "127.0.0.1:0",
-        "serve",
-        &[
-            "--metrics-listen",
-            "127.0.0.1:0",
-            "--client-token-file",
-            token,
-        ],
-    );
-    let addr = c.metrics.clone().expect("the HTTP address");
+    let (c, addr) = serve_page(&dir, TOKEN, &[]);
     let _worker = work(&dir, "w1", &c.url, &[]);
     let origin = format!("Origin: http://{addr}");
     let form_type = "Content-Type: application/x-www-form-urlencoded";

@@ -85,6 +85,25 @@ pub fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coord
     serve_with_data(dir, &dir.0.join("data"), listen, log, extra)
 }
 
+/// [`serve_on`] with the web page: HTTP on a port of its own (`--metrics-listen`)
+/// behind the client token `token` (written to `dir/client.token`), plus `extra`.
+/// Returns the coordinator and the page's address.
+#[allow(dead_code)] // not every test binary serves the page
+pub fn serve_page(dir: &TempDir, token: &str, extra: &[&str]) -> (Coordinator, String) {
+    let file = dir.file("client.token", &format!("{token}\n"));
+    let file = file.to_str().expect("utf-8 path");
+    let mut args = vec![
+        "--metrics-listen",
+        "127.0.0.1:0",
+        "--client-token-file",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    let c = serve_on(dir, "127.0.0.1:0", "serve", &args);
+    let addr = c.metrics.clone().expect("the HTTP address");
+    (c, addr)
+}
+
 /// [`serve_on`] with the store in `data`.
 pub fn serve_with_data(
     dir: &TempDir,

@@ -6,7 +6,7 @@
 //! fold returns the units of the leading done batches, which the client turns
 //! into the report exactly as an embedded analysis does.
 
-use super::{fingerprint, JobKind, SpecError};
+use super::{fingerprint, leading_run, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
 use bgfarm_engine::analysis::rate::{BAD, DOUBTFUL, VERY_BAD};
@@ -133,17 +133,10 @@ impl JobKind for Analyse {
         outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
-        let mut units = Vec::new();
-        let mut next = 0;
-        for (range, o) in outcomes {
-            match o {
-                Outcome::Analysis(w) if range.start == next => {
-                    units.extend(w.units);
-                    next = range.end;
-                }
-                _ => break,
-            }
-        }
+        let units = leading_run(outcomes, |o| match o {
+            Outcome::Analysis(w) => Some(w.units),
+            _ => None,
+        });
         out.analysis = Some(v1::AnalysisStats { units });
     }
 

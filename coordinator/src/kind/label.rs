@@ -7,7 +7,7 @@
 //! (`bgfarm_engine::label::plan`: positions, ply, trials, batch, nets), checked
 //! on the wire by `label_plan_from_wire` with typed errors.
 
-use super::{fingerprint, JobKind, SpecError};
+use super::{fingerprint, leading_run, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
 use bgfarm_engine::batches::batch_range;
@@ -129,17 +129,10 @@ impl JobKind for Label {
         outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
         out: &mut v1::GetJobResponse,
     ) {
-        let mut labels = Vec::new();
-        let mut next = 0;
-        for (units, o) in outcomes {
-            match o {
-                Outcome::Label(l) if units.start == next => {
-                    labels.extend(l);
-                    next = units.end;
-                }
-                _ => break,
-            }
-        }
+        let labels = leading_run(outcomes, |o| match o {
+            Outcome::Label(l) => Some(l),
+            _ => None,
+        });
         out.labels = Some(labels_to_wire(&labels));
     }
 

@@ -31,6 +31,28 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
+/// The results of the leading run of done batches, in unit order, for kinds whose
+/// result is a list with one entry per unit (labels, analysis units): a gap would
+/// shift every entry after it, so the fold stops at the first batch not done or
+/// not `take`'s kind.
+fn leading_run<T>(
+    outcomes: &mut dyn Iterator<Item = (Range<u64>, Outcome)>,
+    take: impl Fn(Outcome) -> Option<Vec<T>>,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    let mut next = 0;
+    for (units, o) in outcomes {
+        match take(o) {
+            Some(part) if units.start == next => {
+                out.extend(part);
+                next = units.end;
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
 /// Longest engine fingerprint accepted.
 const MAX_FINGERPRINT: usize = 200;
 

@@ -7,6 +7,7 @@
 //! the rollout form ([`super::submit`]): the client token, same-origin posts
 //! only, and a bounded body.
 
+use super::limited_body;
 use super::submit::{cookie_of, cross_site, form_head, guard};
 use crate::analysis_form::AnalysisForm;
 use crate::core::Core;
@@ -14,7 +15,6 @@ use crate::html::{escape, frame};
 use crate::multipart::{boundary, parts};
 use crate::reply::{html, redirect, text, Reply, PLAIN};
 use bgfarm_proto::analysis::MAX_MATCH_BYTES;
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::CONTENT_TYPE;
 use hyper::{Request, StatusCode};
@@ -74,18 +74,10 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
             "the match form is posted as multipart/form-data\n".into(),
         );
     };
-    let body = match Limited::new(req.into_body(), MAX_POST_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(_) => {
-            return text(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                PLAIN,
-                format!("a match file is at most {MAX_MATCH_BYTES} bytes\n"),
-            )
-        }
+    let too_large = format!("a match file is at most {MAX_MATCH_BYTES} bytes");
+    let body = match limited_body(req.into_body(), MAX_POST_BYTES, &too_large).await {
+        Ok(b) => b,
+        Err(reply) => return reply,
     };
     let can_plan = core.config().analysis_planner.is_some();
     let parts = match parts(&bound, &body) {

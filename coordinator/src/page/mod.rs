@@ -75,6 +75,23 @@ async fn render(core: &Core, page: Page) -> Reply {
     }
 }
 
+/// A posted body of at most `max` bytes, or the 413 answer saying so in
+/// `too_large` ("the login form is at most 4096 bytes").
+pub(super) async fn limited_body(
+    body: Incoming,
+    max: usize,
+    too_large: &str,
+) -> Result<hyper::body::Bytes, Reply> {
+    match Limited::new(body, max).collect().await {
+        Ok(b) => Ok(b.to_bytes()),
+        Err(_) => Err(text(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            PLAIN,
+            format!("{too_large}\n"),
+        )),
+    }
+}
+
 /// The 401 answer: the form, with `message` when a token was wrong.
 pub(super) fn refused(message: Option<&str>) -> Reply {
     html(StatusCode::UNAUTHORIZED, form(message))
@@ -85,18 +102,10 @@ async fn login(core: &Core, req: Request<Incoming>) -> Reply {
     let Some(expected) = core.config().client_token.as_deref() else {
         return redirect("/", None);
     };
-    let body = match Limited::new(req.into_body(), MAX_FORM_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(_) => {
-            return text(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                PLAIN,
-                format!("the login form is at most {MAX_FORM_BYTES} bytes\n"),
-            )
-        }
+    let too_large = format!("the login form is at most {MAX_FORM_BYTES} bytes");
+    let body = match limited_body(req.into_body(), MAX_FORM_BYTES, &too_large).await {
+        Ok(b) => b,
+        Err(reply) => return reply,
     };
     let given = field(&String::from_utf8_lossy(&body), "token");
     match check(Some(expected), given.as_deref(), false) {

@@ -10,12 +10,12 @@
 //! cross-site (`Sec-Fetch-Site`), is refused outright, which also covers a
 //! coordinator without a token. The body is at most [`MAX_SUBMIT_BYTES`].
 
+use super::limited_body;
 use super::login::{check, cookie_token, field, Access};
 use crate::core::Core;
 use crate::html::{escape, frame};
 use crate::reply::{html, redirect, text, Reply, PLAIN};
 use crate::rollout_form::RolloutForm;
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{COOKIE, HOST, ORIGIN};
 use hyper::{HeaderMap, Request, StatusCode};
@@ -194,18 +194,10 @@ pub async fn post(core: &Core, req: Request<Incoming>) -> Reply {
         );
     }
     let cookie = cookie_of(req.headers());
-    let body = match Limited::new(req.into_body(), MAX_SUBMIT_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => String::from_utf8_lossy(&b.to_bytes()).into_owned(),
-        Err(_) => {
-            return text(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                PLAIN,
-                format!("the rollout form is at most {MAX_SUBMIT_BYTES} bytes\n"),
-            )
-        }
+    let too_large = format!("the rollout form is at most {MAX_SUBMIT_BYTES} bytes");
+    let body = match limited_body(req.into_body(), MAX_SUBMIT_BYTES, &too_large).await {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(reply) => return reply,
     };
     if let Some(refused) = guard(core, field(&body, "token").as_deref(), cookie.as_deref()) {
         return refused;
