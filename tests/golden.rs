@@ -84,7 +84,7 @@ fn main_command() {
             "1296",
             "--json",
         ],
-        "0e44ddc474922a876781050f9593a3f87a62c27b7c85a821581f9a158393689b",
+        "d068968bfdc38d777b12c98155b54f6cd8ee9ab26d6f313d6e3a917be497585c",
     );
 }
 
@@ -145,7 +145,7 @@ fn cubeful_rollout() {
             "7",
             "--json",
         ],
-        "d1f25fad9bb985342188046b1c4fb31a1ebd3fb26be5bd9bddda9cd15d731b74",
+        "cc6cfbaaa550bae69c4c95dab31340773e8936a8ceb9dc79a46cbb81cea14567",
     );
 }
 

@@ -41,6 +41,7 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         Luck::Off => v1::Luck::Off,
         Luck::Full => v1::Luck::Full,
         Luck::Ranked => v1::Luck::Ranked,
+        Luck::Auto => v1::Luck::Auto,
     };
     v1::TrialSettings {
         luck: luck as i32,
@@ -137,6 +138,7 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         Ok(v1::Luck::Off) => Luck::Off,
         Ok(v1::Luck::Full) => Luck::Full,
         Ok(v1::Luck::Ranked) => Luck::Ranked,
+        Ok(v1::Luck::Auto) => Luck::Auto,
         _ => return Err(invalid(format!("unknown luck setting {}", s.luck))),
     };
     Ok(TrialSettings {

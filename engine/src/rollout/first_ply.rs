@@ -103,12 +103,14 @@ pub struct FirstPlyKey {
 }
 
 impl FirstPlyKey {
-    /// Stable bytes: version, luck (0 off, 1 full, 2 ranked), depth, pips.
+    /// Stable bytes: version, luck (0 off, 1 full, 2 ranked; 3 auto, which trials
+    /// resolve by depth before they ask), depth, pips.
     pub fn to_bytes(&self) -> Vec<u8> {
         let luck = match self.luck {
             Luck::Off => 0,
             Luck::Full => 1,
             Luck::Ranked => 2,
+            Luck::Auto => 3,
         };
         let mut out = vec![VERSION, luck, self.depth];
         out.extend(self.pos.pips().iter().map(|&c| c as u8));
@@ -128,6 +130,7 @@ impl FirstPlyKey {
             0 => Luck::Off,
             1 => Luck::Full,
             2 => Luck::Ranked,
+            3 => Luck::Auto,
             l => return Err(format!("first-move key with luck mode {l}")),
         };
         Ok(FirstPlyKey {
@@ -270,9 +273,10 @@ pub fn first_ply_keys(
             continue;
         }
         // root_moves is true at ply 0 and false at ply 1 (see run_trial).
+        let depth = s.chequer_ply_at(0, !c.report_for_opponent);
         let key = FirstPlyKey {
-            luck: s.luck,
-            depth: s.chequer_ply_at(0, !c.report_for_opponent),
+            luck: s.luck.at(depth),
+            depth,
             pos: c.start,
         };
         push(&mut out, key);
@@ -283,7 +287,7 @@ pub fn first_ply_keys(
                 push(
                     &mut out,
                     FirstPlyKey {
-                        luck: s.luck,
+                        luck: s.luck.at(depth),
                         depth,
                         pos: next,
                     },

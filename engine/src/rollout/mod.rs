@@ -397,6 +397,49 @@ mod tests {
     }
 
     #[test]
+    fn auto_luck_is_ranked_below_two_plies_and_full_from_two_per_state() {
+        assert_eq!(
+            [0, 1, 2, 3].map(|d| Luck::Auto.at(d)),
+            [Luck::Ranked, Luck::Ranked, Luck::Full, Luck::Full]
+        );
+        for l in [Luck::Off, Luck::Full, Luck::Ranked] {
+            assert_eq!([0, 2].map(|d| l.at(d)), [l, l]);
+        }
+        let eval = evaluator();
+        let mut s = TrialScratch::new(&eval);
+        let mut run = |luck: Luck, ply: u8, opponent: Option<u8>, cache: Option<&FirstPlyCache>| {
+            let mut job = opening_job(None, luck, CubeStart::default());
+            job.settings.truncate = Some(3);
+            job.settings.chequer_ply = ply;
+            job.settings.opponent_ply = opponent;
+            run_batch(&job, &eval, None, 0..6, &[], cache, &mut s)
+        };
+        assert_eq!(
+            run(Luck::Auto, 0, None, None),
+            run(Luck::Ranked, 0, None, None)
+        );
+        assert_eq!(
+            run(Luck::Auto, 1, None, None),
+            run(Luck::Ranked, 1, None, None)
+        );
+        let full = run(Luck::Full, 2, None, None);
+        assert_eq!(run(Luck::Auto, 2, None, None), full);
+        assert_ne!(run(Luck::Ranked, 2, None, None), full);
+        // Both per state: the player at 0 plies (ranked), its opponent at 2 (full).
+        let split = run(Luck::Auto, 0, Some(2), None);
+        assert_ne!(split, run(Luck::Ranked, 0, Some(2), None));
+        assert_ne!(split, run(Luck::Full, 0, Some(2), None));
+        // The first-move cache keys the resolved estimate.
+        let cache = FirstPlyCache::default();
+        assert_eq!(run(Luck::Auto, 0, Some(2), Some(&cache)), split);
+        assert_eq!(
+            run(Luck::Auto, 0, Some(2), Some(&cache)),
+            split,
+            "warm cache"
+        );
+    }
+
+    #[test]
     fn opponent_ply_plays_only_the_opponents_moves() {
         let eval = evaluator();
         let mut s = TrialScratch::new(&eval);

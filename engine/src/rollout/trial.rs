@@ -15,7 +15,10 @@
 //!   the net; the best 8 are re-ranked with the shots each leaves) and only the
 //!   best [`RANKED_KEEP`] are valued by the net ([`super::luck`]).
 //!   About 4x cheaper per ply than `Full`, for ~20% more variance: 3.3x the
-//!   precision per CPU-second (`scripts/bench-rollout-precision.sh`).
+//!   precision per CPU-second (`scripts/bench-rollout-precision.sh`) at 0-ply.
+//! - [`Luck::Auto`] (the default) takes one of the two per state by the mover's
+//!   chequer-play depth: ranked below [`super::settings::FULL_FROM_PLY`] plies,
+//!   full from there, where the search's cost dwarfs the full estimate's.
 //!
 //! Outcomes are the five cubeless probabilities, the cubeless equity and the cubeful
 //! result (see [`super::cubeful`]; the cubeless equity again when the rollout is
@@ -273,15 +276,16 @@ pub fn run_trial_observed(
             .position(|&(r, _)| same_roll(r, roll))
             .unwrap_or(0);
         let depth = settings.chequer_ply_at(ply, root_moves != start_is_opponent);
+        let luck_mode = settings.luck.at(depth);
         let next = match (cache, policy) {
             (Some(c), None) if ply < CACHED_PLIES => {
                 let key = FirstPlyKey {
-                    luck: settings.luck,
+                    luck: luck_mode,
                     depth,
                     pos,
                 };
-                let t = c.get_or_compute(key, || roll_table(eval, settings.luck, depth, s, &pos));
-                if settings.luck != Luck::Off {
+                let t = c.get_or_compute(key, || roll_table(eval, luck_mode, depth, s, &pos));
+                if luck_mode != Luck::Off {
                     add_luck(&mut luck, &t.values, actual_k, root_moves);
                     if let Some(tr) = &track {
                         cube_luck += cubeful_luck(tr, &pos, &t.values, actual_k, root_moves);
@@ -291,9 +295,9 @@ pub fn run_trial_observed(
             }
             _ => {
                 let mut chosen: Option<Position> = None;
-                if settings.luck != Luck::Off {
+                if luck_mode != Luck::Off {
                     let mut values = [Probs::default(); 21];
-                    if settings.luck == Luck::Full {
+                    if luck_mode == Luck::Full {
                         for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
                             let (v, next) = best_0ply(eval, s, &pos, r);
                             if k == actual_k {

@@ -65,11 +65,13 @@ pub struct Args {
     #[arg(long, default_value = "on")]
     pub vr: String,
     /// Value function for the luck estimate: full (the net's best move for each roll,
-    /// as GNU Backgammon) or ranked (the net's linearized equity ranks each roll's
-    /// moves and the net values only the best few). Either keeps the rollout
-    /// unbiased; ranked, the default, gives the more precision per CPU-second
-    /// (measured in docs/research-log.md, "Rollouts: speed and variance").
-    #[arg(long, default_value = "ranked")]
+    /// as GNU Backgammon), ranked (the net's linearized equity ranks each roll's
+    /// moves and the net values only the best few), or auto: ranked where the
+    /// mover plays at 0 or 1 ply, full where it searches 2 plies, which gives the
+    /// most precision per CPU-second at each depth (measured in
+    /// docs/research-log.md, "Rollouts: speed and variance"). All keep the rollout
+    /// unbiased.
+    #[arg(long, default_value = "auto")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.
     #[arg(long)]

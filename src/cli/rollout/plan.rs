@@ -105,8 +105,9 @@ fn luck(args: &Args) -> Result<Luck, CliError> {
         ("off", _) => Ok(Luck::Off),
         ("on", "full") => Ok(Luck::Full),
         ("on", "ranked") => Ok(Luck::Ranked),
+        ("on", "auto") => Ok(Luck::Auto),
         ("on", other) => Err(CliError::msg(format!(
-            "--luck {other:?}: use full or ranked"
+            "--luck {other:?}: use auto, full or ranked"
         ))),
         (other, _) => Err(CliError::msg(format!("--vr {other:?}: use on or off"))),
     }

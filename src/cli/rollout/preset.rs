@@ -127,7 +127,7 @@ mod tests {
                 (trials, ply, truncate, true),
                 "{name}"
             );
-            assert_eq!(s.luck, bgfarm_engine::rollout::Luck::Ranked, "VR on");
+            assert_eq!(s.luck, bgfarm_engine::rollout::Luck::Auto, "VR on");
         }
         let (p, cubeful) = plan(&[]);
         let s = p.job.settings;
