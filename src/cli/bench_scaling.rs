@@ -10,8 +10,8 @@
 //! separate processes would. Workers start and register before the clock starts:
 //! loading nets and building the bear-off tables is not part of a job.
 
+use super::bench_coordinator::BenchCoordinator;
 use super::CliError;
-use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::eval::fingerprint::fingerprint;
 use bgfarm_engine::rollout::{Candidate, Luck, RolloutJob, RolloutPlan, StopRules, TrialSettings};
 use bgfarm_engine::Position;
@@ -53,23 +53,8 @@ pub struct Timing {
 
 /// Times the job on `n` one-thread workers.
 pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, CliError> {
-    // A fresh store: one kept from an earlier run would answer the job from its
-    // memory of computed batches and measure nothing.
-    let _ = std::fs::remove_dir_all(data);
-    let store = bgfarm_storage::Store::open(data)
-        .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", data.display())))?;
-    let core = Core::open(store, Config::default())?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(bgfarm_coordinator::serve_core(
-        listener,
-        None,
-        Arc::clone(&core),
-        async {
-            let _ = stopped.await;
-        },
-    ));
+    let coordinator = BenchCoordinator::start(data).await?;
+    let (core, url) = (Arc::clone(&coordinator.core), coordinator.url.clone());
     // Each worker stops on the second "signal": give held batches back, exit.
     let (shutdown, rx) = watch::channel(0u8);
     let workers: Vec<_> = (0..n)
@@ -146,10 +131,6 @@ pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, Cl
             .map_err(|e| CliError::msg(format!("worker task: {e}")))?
             .map_err(|e| CliError::msg(e.to_string()))?;
     }
-    let _ = stop.send(());
-    server
-        .await
-        .map_err(|e| CliError::msg(format!("coordinator task: {e}")))?
-        .map_err(|e| CliError::msg(format!("coordinator: {e}")))?;
+    coordinator.stop().await?;
     Ok(timing)
 }

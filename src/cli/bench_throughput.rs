@@ -6,9 +6,9 @@
 //! `Exchange` call, as real workers do, so what is measured is the coordinator's
 //! path: decode, validate, store, fsync, fold, lease, encode.
 
+use super::bench_coordinator::BenchCoordinator;
 use super::CliError;
 use bgfarm_client::connect::worker_client;
-use bgfarm_coordinator::{Config, Core};
 use bgfarm_engine::rollout::{
     Candidate, RolloutJob, RolloutPlan, RolloutStats, StopRules, TrialSettings, OUTPUTS,
 };
@@ -106,23 +106,8 @@ pub async fn run(
     workers: u32,
     want: u32,
 ) -> Result<Throughput, CliError> {
-    // A fresh store: one kept from an earlier run would answer the job from its
-    // memory of computed batches and measure nothing.
-    let _ = std::fs::remove_dir_all(data);
-    let store = bgfarm_storage::Store::open(data)
-        .map_err(|e| CliError::msg(format!("cannot open store {}: {e}", data.display())))?;
-    let core = Core::open(store, Config::default())?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(bgfarm_coordinator::serve_core(
-        listener,
-        None,
-        Arc::clone(&core),
-        async {
-            let _ = stopped.await;
-        },
-    ));
+    let coordinator = BenchCoordinator::start(data).await?;
+    let (core, url) = (Arc::clone(&coordinator.core), coordinator.url.clone());
     let job = RolloutJob {
         candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,
@@ -167,11 +152,7 @@ pub async fn run(
         )));
     }
     let flushes = flush_count(&core.metrics_text()) - flush_count(&flushes0);
-    let _ = stop.send(());
-    server
-        .await
-        .map_err(|e| CliError::msg(format!("coordinator task: {e}")))?
-        .map_err(|e| CliError::msg(format!("coordinator: {e}")))?;
+    coordinator.stop().await?;
     Ok(Throughput {
         results,
         seconds,

@@ -4,6 +4,7 @@
 mod analyse;
 mod bench;
 mod bench_cluster;
+mod bench_coordinator;
 mod bench_scaling;
 mod bench_throughput;
 mod cube;
