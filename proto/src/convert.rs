@@ -42,6 +42,7 @@ pub fn settings_to_wire(s: &TrialSettings) -> v1::TrialSettings {
         Luck::Full => v1::Luck::Full,
         Luck::Ranked => v1::Luck::Ranked,
         Luck::Auto => v1::Luck::Auto,
+        Luck::Searched => v1::Luck::Searched,
     };
     v1::TrialSettings {
         luck: luck as i32,
@@ -139,6 +140,7 @@ pub fn settings_from_wire(s: Option<&v1::TrialSettings>) -> Result<TrialSettings
         Ok(v1::Luck::Full) => Luck::Full,
         Ok(v1::Luck::Ranked) => Luck::Ranked,
         Ok(v1::Luck::Auto) => Luck::Auto,
+        Ok(v1::Luck::Searched) => Luck::Searched,
         _ => return Err(invalid(format!("unknown luck setting {}", s.luck))),
     };
     Ok(TrialSettings {

@@ -196,7 +196,8 @@ pub fn settings(plan: &RolloutPlan) -> Vec<(&'static str, String)> {
             Luck::Off => "off".into(),
             Luck::Full => "on (full luck estimate)".into(),
             Luck::Ranked => "on (ranked luck estimate)".into(),
-            Luck::Auto => "on (ranked luck estimate below 2 plies, full from 2)".into(),
+            Luck::Searched => "on (full luck estimate valued at 1 ply)".into(),
+            Luck::Auto => "on (ranked luck estimate below 2 plies, valued at 1 ply from 2)".into(),
         },
     ));
     let mut stops = Vec::new();

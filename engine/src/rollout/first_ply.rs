@@ -103,14 +103,15 @@ pub struct FirstPlyKey {
 }
 
 impl FirstPlyKey {
-    /// Stable bytes: version, luck (0 off, 1 full, 2 ranked; 3 auto, which trials
-    /// resolve by depth before they ask), depth, pips.
+    /// Stable bytes: version, luck (0 off, 1 full, 2 ranked, 4 searched; 3 auto,
+    /// which trials resolve by depth before they ask), depth, pips.
     pub fn to_bytes(&self) -> Vec<u8> {
         let luck = match self.luck {
             Luck::Off => 0,
             Luck::Full => 1,
             Luck::Ranked => 2,
             Luck::Auto => 3,
+            Luck::Searched => 4,
         };
         let mut out = vec![VERSION, luck, self.depth];
         out.extend(self.pos.pips().iter().map(|&c| c as u8));
@@ -131,6 +132,7 @@ impl FirstPlyKey {
             1 => Luck::Full,
             2 => Luck::Ranked,
             3 => Luck::Auto,
+            4 => Luck::Searched,
             l => return Err(format!("first-move key with luck mode {l}")),
         };
         Ok(FirstPlyKey {

@@ -202,7 +202,9 @@ mod tests {
         let pos = Position::from_arrays(&mover, &opp).expect("legal race");
         assert!(!pos.has_contact());
         let exact = eval.evaluate_with(&pos, &mut eval.scratch()).equity() as f64;
-        for luck in [Luck::Off, Luck::Full, Luck::Ranked] {
+        for luck in [Luck::Off, Luck::Full, Luck::Ranked, Luck::Searched] {
+            // The searched estimate runs 21 1-ply searches a state: fewer trials.
+            let trials = if luck == Luck::Searched { 324 } else { 1296 };
             let job = RolloutJob {
                 candidates: vec![Candidate {
                     label: None,
@@ -223,7 +225,7 @@ mod tests {
                 },
             };
             let mut s = TrialScratch::new(&eval);
-            let st = run_batch(&job, &eval, None, 0..1296, &[], None, &mut s);
+            let st = run_batch(&job, &eval, None, 0..trials, &[], None, &mut s);
             let acc = st.per_candidate[0][5];
             let se = acc.se().unwrap_or(1.0);
             assert!(
@@ -397,12 +399,12 @@ mod tests {
     }
 
     #[test]
-    fn auto_luck_is_ranked_below_two_plies_and_full_from_two_per_state() {
+    fn auto_luck_is_ranked_below_two_plies_and_searched_from_two_per_state() {
         assert_eq!(
             [0, 1, 2, 3].map(|d| Luck::Auto.at(d)),
-            [Luck::Ranked, Luck::Ranked, Luck::Full, Luck::Full]
+            [Luck::Ranked, Luck::Ranked, Luck::Searched, Luck::Searched]
         );
-        for l in [Luck::Off, Luck::Full, Luck::Ranked] {
+        for l in [Luck::Off, Luck::Full, Luck::Ranked, Luck::Searched] {
             assert_eq!([0, 2].map(|d| l.at(d)), [l, l]);
         }
         let eval = evaluator();
@@ -422,13 +424,15 @@ mod tests {
             run(Luck::Auto, 1, None, None),
             run(Luck::Ranked, 1, None, None)
         );
-        let full = run(Luck::Full, 2, None, None);
-        assert_eq!(run(Luck::Auto, 2, None, None), full);
-        assert_ne!(run(Luck::Ranked, 2, None, None), full);
-        // Both per state: the player at 0 plies (ranked), its opponent at 2 (full).
+        let searched = run(Luck::Searched, 2, None, None);
+        assert_eq!(run(Luck::Auto, 2, None, None), searched);
+        assert_ne!(run(Luck::Full, 2, None, None), searched);
+        assert_ne!(run(Luck::Ranked, 2, None, None), searched);
+        // Both per state: the player at 0 plies (ranked), its opponent at 2
+        // (searched).
         let split = run(Luck::Auto, 0, Some(2), None);
         assert_ne!(split, run(Luck::Ranked, 0, Some(2), None));
-        assert_ne!(split, run(Luck::Full, 0, Some(2), None));
+        assert_ne!(split, run(Luck::Searched, 0, Some(2), None));
         // The first-move cache keys the resolved estimate.
         let cache = FirstPlyCache::default();
         assert_eq!(run(Luck::Auto, 0, Some(2), Some(&cache)), split);

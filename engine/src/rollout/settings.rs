@@ -15,35 +15,41 @@ pub enum Luck {
     /// Best move for every roll among the best few by a linear ranking, valued by
     /// the net.
     Ranked,
+    /// [`Luck::Full`]'s play of every roll, valued by a 1-ply search (21 replies
+    /// each) instead of the net: closer to what a game played by a searching
+    /// player brings, so a searched rollout's luck is measured with less noise.
+    Searched,
     /// [`Luck::Ranked`] where the mover's chequer play searches less than
-    /// [`FULL_FROM_PLY`] plies, [`Luck::Full`] from there on: each state takes the
-    /// estimate that gives the more precision per CPU-second at its depth
-    /// ([`Luck::at`]).
+    /// [`SEARCHED_FROM_PLY`] plies, [`Luck::Searched`] from there on: each state
+    /// takes the estimate that gives the most precision per CPU-second at its
+    /// depth ([`Luck::at`]).
     Auto,
 }
 
-/// The chequer-play depth from which [`Luck::Auto`] takes the full estimate.
+/// The chequer-play depth from which [`Luck::Auto`] takes the searched estimate.
 ///
 /// The ranked estimate saves the full one's move values (about 15 s of CPU per
 /// 1296 trials of the opening) for 30% more variance; that pays where the play is
-/// cheap and not where a 2-ply search dwarfs it. Opening before the roll, one
-/// thread, `bgfarm rollout --luck ranked|full` (mean SE^2 over seeds, median CPU;
-/// precision 1 / (SE^2 s)):
+/// cheap, not where a 2-ply search dwarfs it. Valuing those plays at 1 ply costs
+/// five times the trial at 1-ply rollouts, 11% more at 2 plies, where the play's
+/// own search has valued most of them already. Opening before the roll, one
+/// thread, `bgfarm rollout --luck ranked|full|searched` (mean SE^2 over seeds,
+/// median CPU; precision 1 / (SE^2 s), relative to ranked):
 ///
-/// | ply | trials x seeds | ranked: SE, CPU s | full: SE, CPU s | full / ranked |
+/// | ply | trials x seeds | ranked: SE, CPU s | full: SE, CPU s, precision | searched: SE, CPU s, precision |
 /// |---|---|---|---|---|
-/// | 0 | 1296 x 3 | 0.00786, 3.47 | 0.00708, 18.6 | 0.23 |
-/// | 1 | 648 x 3 | 0.01144, 12.3 | 0.00980, 20.1 | 0.83 |
-/// | 2 | 144 x 4 | 0.02378, 33.7 | 0.02150, 35.8 | 1.15 |
-pub const FULL_FROM_PLY: u8 = 2;
+/// | 0 | 1296 x 3 | 0.00786, 3.47 | 0.00708, 18.6, 0.23 | |
+/// | 1 | 648 x 3 (searched: x 2) | 0.01144, 12.3 | 0.00980, 20.1, 0.83 | 0.00811, 62.7, 0.37 |
+/// | 2 | 144 x 4 | 0.02378, 33.7 | 0.02150, 35.0, 1.18 | 0.01878, 38.8, 1.42 |
+pub const SEARCHED_FROM_PLY: u8 = 2;
 
 impl Luck {
     /// The estimate a state whose mover plays at `depth` plies takes: this one,
-    /// or for [`Luck::Auto`] the ranked or the full one. Any choice made before
+    /// or for [`Luck::Auto`] the ranked or the searched one. Any choice made before
     /// the roll keeps the luck's mean at zero, so the rollout stays unbiased.
     pub fn at(self, depth: u8) -> Luck {
         match self {
-            Luck::Auto if depth >= FULL_FROM_PLY => Luck::Full,
+            Luck::Auto if depth >= SEARCHED_FROM_PLY => Luck::Searched,
             Luck::Auto => Luck::Ranked,
             l => l,
         }

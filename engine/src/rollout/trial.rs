@@ -16,9 +16,11 @@
 //!   best [`RANKED_KEEP`] are valued by the net ([`super::luck`]).
 //!   About 4x cheaper per ply than `Full`, for ~20% more variance: 3.3x the
 //!   precision per CPU-second (`scripts/bench-rollout-precision.sh`) at 0-ply.
-//! - [`Luck::Auto`] (the default) takes one of the two per state by the mover's
-//!   chequer-play depth: ranked below [`super::settings::FULL_FROM_PLY`] plies,
-//!   full from there, where the search's cost dwarfs the full estimate's.
+//! - [`Luck::Searched`]: the full estimate's plays, each valued by a 1-ply search
+//!   instead of the net: closer to what a searching player's game brings.
+//! - [`Luck::Auto`] (the default) takes one per state by the mover's chequer-play
+//!   depth: ranked below [`super::settings::SEARCHED_FROM_PLY`] plies, searched
+//!   from there, where the search's cost dwarfs the estimate's.
 //!
 //! Outcomes are the five cubeless probabilities, the cubeless equity and the cubeful
 //! result (see [`super::cubeful`]; the cubeless equity again when the rollout is
@@ -117,22 +119,53 @@ fn searched(
     dice: Dice,
     depth: u8,
 ) -> Position {
+    let ladder = crate::search::MoveFilter::normal().ladder(depth);
+    match searcher(eval, s).best_move(pos, dice, depth, &ladder) {
+        Some(c) => c.mv.next_position(),
+        None => pos.switch_sides(),
+    }
+}
+
+/// The 1-ply value of `next` (the next player on roll), from the side of the
+/// player who moved there: [`Luck::Searched`]'s value of a roll. Through the
+/// thread's search cache, which the 2-ply play's own 1-ply stage has often filled
+/// for the roll that came.
+fn one_ply_value(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, next: &Position) -> Probs {
+    searcher(eval, s).position_probs(next, 1).flip()
+}
+
+/// A searcher with reply pruning and the thread's search cache.
+fn searcher<'a>(
+    eval: &'a NeuralEvaluator<'_>,
+    s: &'a mut TrialScratch,
+) -> crate::search::Searcher<'a> {
     let fp = *s
         .fingerprint
         .get_or_insert_with(|| crate::search::Leaf::from(eval).fingerprint());
     let cache = s
         .search_cache
         .get_or_insert_with(|| EvalCache::with_mib(SEARCH_CACHE_MIB));
-    let mut searcher = crate::search::Searcher::with_fingerprint(
+    crate::search::Searcher::with_fingerprint(
         eval,
         fp,
         crate::search::Pruning::DEFAULT,
         Some(cache),
-    );
-    let ladder = crate::search::MoveFilter::normal().ladder(depth);
-    match searcher.best_move(pos, dice, depth, &ladder) {
-        Some(c) => c.mv.next_position(),
-        None => pos.switch_sides(),
+    )
+}
+
+/// The value of the 0-ply best play `next` (with its 0-ply value `v`) for the
+/// luck estimate `luck` (the full or the searched one).
+fn play_value(
+    eval: &NeuralEvaluator<'_>,
+    s: &mut TrialScratch,
+    luck: Luck,
+    v: Probs,
+    next: &Position,
+) -> Probs {
+    if luck == Luck::Searched {
+        one_ply_value(eval, s, next)
+    } else {
+        v
     }
 }
 
@@ -148,15 +181,16 @@ fn roll_table(
         next: [*pos; 21],
     };
     for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
-        // The 0-ply best move is the move played at depth 0 and the value of the
-        // full luck estimate; otherwise it is not needed.
-        let zero = (depth == 0 || luck == Luck::Full).then(|| best_0ply(eval, s, pos, r));
+        // The 0-ply best move is the move played at depth 0 and the play the full
+        // and searched luck estimates value; otherwise it is not needed.
+        let every_roll = matches!(luck, Luck::Full | Luck::Searched);
+        let zero = (depth == 0 || every_roll).then(|| best_0ply(eval, s, pos, r));
         t.next[k] = match zero {
             Some((_, next)) if depth == 0 => next,
             _ => searched(eval, s, pos, r, depth),
         };
-        if let (Luck::Full, Some((v, _))) = (luck, zero) {
-            t.values[k] = v;
+        if let (true, Some((v, next))) = (every_roll, zero) {
+            t.values[k] = play_value(eval, s, luck, v, &next);
         }
     }
     // No luck estimate (Off): the values are never read.
@@ -297,13 +331,13 @@ pub fn run_trial_observed(
                 let mut chosen: Option<Position> = None;
                 if luck_mode != Luck::Off {
                     let mut values = [Probs::default(); 21];
-                    if luck_mode == Luck::Full {
+                    if matches!(luck_mode, Luck::Full | Luck::Searched) {
                         for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
                             let (v, next) = best_0ply(eval, s, &pos, r);
                             if k == actual_k {
                                 chosen = Some(next);
                             }
-                            values[k] = v;
+                            values[k] = play_value(eval, s, luck_mode, v, &next);
                         }
                     } else {
                         values = ranked_values(eval, &mut s.eval, &mut s.luck, &pos);

@@ -35,8 +35,8 @@ pub struct Args {
     pub trials: Option<u64>,
     /// Chequer play: ply of the move choice (0 = the net's best move; 1-2 = an
     /// n-ply search with the normal move filter, as `bgfarm hint`). The luck estimate
-    /// stays at 0-ply, which keeps the rollout unbiased and cheap [default: 0, or
-    /// the preset's].
+    /// chooses each roll's play at 0-ply, which keeps the rollout unbiased and cheap
+    /// (see --luck) [default: 0, or the preset's].
     #[arg(long)]
     pub ply: Option<u8>,
     /// The opponent's chequer ply, when it should differ from --ply (GNU
@@ -66,11 +66,11 @@ pub struct Args {
     pub vr: String,
     /// Value function for the luck estimate: full (the net's best move for each roll,
     /// as GNU Backgammon), ranked (the net's linearized equity ranks each roll's
-    /// moves and the net values only the best few), or auto: ranked where the
-    /// mover plays at 0 or 1 ply, full where it searches 2 plies, which gives the
-    /// most precision per CPU-second at each depth (measured in
-    /// docs/research-log.md, "Rollouts: speed and variance"). All keep the rollout
-    /// unbiased.
+    /// moves and the net values only the best few), searched (full's moves, each
+    /// valued by a 1-ply search), or auto: ranked where the mover plays at 0 or 1
+    /// ply, searched where it searches 2 plies, which gives the most precision per
+    /// CPU-second at each depth (measured in docs/research-log.md, "Rollouts: speed
+    /// and variance"). All keep the rollout unbiased.
     #[arg(long, default_value = "auto")]
     pub luck: String,
     /// Play endgames out instead of stopping in the exact bear-off tables.

@@ -106,8 +106,9 @@ fn luck(args: &Args) -> Result<Luck, CliError> {
         ("on", "full") => Ok(Luck::Full),
         ("on", "ranked") => Ok(Luck::Ranked),
         ("on", "auto") => Ok(Luck::Auto),
+        ("on", "searched") => Ok(Luck::Searched),
         ("on", other) => Err(CliError::msg(format!(
-            "--luck {other:?}: use auto, full or ranked"
+            "--luck {other:?}: use auto, full, ranked or searched"
         ))),
         (other, _) => Err(CliError::msg(format!("--vr {other:?}: use on or off"))),
     }
