@@ -315,35 +315,38 @@ mod tests {
     #[test]
     fn searched_trials_are_the_same_bits_with_a_warm_search_cache() {
         let eval = evaluator();
-        let mut job = opening_job(None, Luck::Ranked, CubeStart::default());
-        job.settings.chequer_ply = 2;
-        job.settings.truncate = Some(4);
-        let mut warm = TrialScratch::new(&eval);
-        let together = run_batch(&job, &eval, None, 0..6, &[], None, &mut warm);
-        // Again with the cache warm from the first run, and trial by trial from
-        // fresh buffers.
-        let again = run_batch(&job, &eval, None, 0..6, &[], None, &mut warm);
-        assert_eq!(again, together);
-        let mut merged: Option<RolloutStats> = None;
-        for t in 0..6 {
-            let one = run_batch(
-                &job,
-                &eval,
-                None,
-                t..t + 1,
-                &[],
-                None,
-                &mut TrialScratch::new(&eval),
-            );
-            merged = Some(match merged {
-                None => one,
-                Some(mut m) => {
-                    m.merge(&one);
-                    m
-                }
-            });
+        // The searched luck estimate reads the search cache too.
+        for luck in [Luck::Ranked, Luck::Searched] {
+            let mut job = opening_job(None, luck, CubeStart::default());
+            job.settings.chequer_ply = 2;
+            job.settings.truncate = Some(4);
+            let mut warm = TrialScratch::new(&eval);
+            let together = run_batch(&job, &eval, None, 0..6, &[], None, &mut warm);
+            // Again with the cache warm from the first run, and trial by trial from
+            // fresh buffers.
+            let again = run_batch(&job, &eval, None, 0..6, &[], None, &mut warm);
+            assert_eq!(again, together, "{luck:?}");
+            let mut merged: Option<RolloutStats> = None;
+            for t in 0..6 {
+                let one = run_batch(
+                    &job,
+                    &eval,
+                    None,
+                    t..t + 1,
+                    &[],
+                    None,
+                    &mut TrialScratch::new(&eval),
+                );
+                merged = Some(match merged {
+                    None => one,
+                    Some(mut m) => {
+                        m.merge(&one);
+                        m
+                    }
+                });
+            }
+            assert_eq!(merged, Some(together), "{luck:?}");
         }
-        assert_eq!(merged, Some(together));
     }
 
     #[test]
