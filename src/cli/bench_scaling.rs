@@ -19,7 +19,6 @@ use bgfarm_proto::convert::plan_to_wire;
 use bgfarm_proto::v1;
 use bgfarm_worker::WorkerConfig;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
@@ -54,7 +53,7 @@ pub struct Timing {
 /// Times the job on `n` one-thread workers.
 pub async fn time_on(data: &Path, n: usize, sj: ScalingJob) -> Result<Timing, CliError> {
     let coordinator = BenchCoordinator::start(data).await?;
-    let (core, url) = (Arc::clone(&coordinator.core), coordinator.url.clone());
+    let (core, url) = (&coordinator.core, &coordinator.url);
     // Each worker stops on the second "signal": give held batches back, exit.
     let (shutdown, rx) = watch::channel(0u8);
     let workers: Vec<_> = (0..n)

@@ -15,7 +15,6 @@ use bgfarm_engine::rollout::{
 use bgfarm_engine::Position;
 use bgfarm_proto::convert::{plan_to_wire, stats_to_wire};
 use bgfarm_proto::{v1, PROTOCOL_VERSION};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// A fingerprint no real worker has, so only the simulated ones lease the job.
@@ -107,7 +106,7 @@ pub async fn run(
     want: u32,
 ) -> Result<Throughput, CliError> {
     let coordinator = BenchCoordinator::start(data).await?;
-    let (core, url) = (Arc::clone(&coordinator.core), coordinator.url.clone());
+    let (core, url) = (&coordinator.core, &coordinator.url);
     let job = RolloutJob {
         candidates: vec![Candidate::position(Position::STARTING)],
         seed: 1,

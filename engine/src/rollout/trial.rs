@@ -126,12 +126,17 @@ fn searched(
     }
 }
 
-/// The 1-ply value of `next` (the next player on roll), from the side of the
-/// player who moved there: [`Luck::Searched`]'s value of a roll. Through the
-/// thread's search cache, which the 2-ply play's own 1-ply stage has often filled
-/// for the roll that came.
-fn one_ply_value(eval: &NeuralEvaluator<'_>, s: &mut TrialScratch, next: &Position) -> Probs {
-    searcher(eval, s).position_probs(next, 1).flip()
+/// [`Luck::Searched`]'s values: the 1-ply value of each roll's 0-ply best play
+/// `nexts[k]` (the next player on roll), from the side of the player who moved
+/// there. One searcher serves the 21, through the thread's search cache, which the
+/// 2-ply play's own 1-ply stage has often filled for the roll that came.
+fn one_ply_values(
+    eval: &NeuralEvaluator<'_>,
+    s: &mut TrialScratch,
+    nexts: &[Position; 21],
+) -> [Probs; 21] {
+    let mut searcher = searcher(eval, s);
+    nexts.map(|next| searcher.position_probs(&next, 1).flip())
 }
 
 /// A searcher with reply pruning and the thread's search cache.
@@ -153,20 +158,24 @@ fn searcher<'a>(
     )
 }
 
-/// The value of the 0-ply best play `next` (with its 0-ply value `v`) for the
-/// luck estimate `luck` (the full or the searched one).
-fn play_value(
+/// The values and plays of the full or the searched luck estimate at `pos`: each
+/// roll's 0-ply best play, valued at 0 ply ([`Luck::Full`]) or 1 ply
+/// ([`Luck::Searched`]).
+fn every_roll_values(
     eval: &NeuralEvaluator<'_>,
     s: &mut TrialScratch,
     luck: Luck,
-    v: Probs,
-    next: &Position,
-) -> Probs {
-    if luck == Luck::Searched {
-        one_ply_value(eval, s, next)
-    } else {
-        v
+    pos: &Position,
+) -> ([Probs; 21], [Position; 21]) {
+    let mut values = [Probs::default(); 21];
+    let mut nexts = [*pos; 21];
+    for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
+        (values[k], nexts[k]) = best_0ply(eval, s, pos, r);
     }
+    if luck == Luck::Searched {
+        values = one_ply_values(eval, s, &nexts);
+    }
+    (values, nexts)
 }
 
 fn roll_table(
@@ -180,17 +189,17 @@ fn roll_table(
         values: [Probs::default(); 21],
         next: [*pos; 21],
     };
+    // The 0-ply best plays are the moves played at depth 0 and the plays the
+    // full and searched luck estimates value; otherwise they are not needed.
+    let every_roll = matches!(luck, Luck::Full | Luck::Searched);
+    if every_roll {
+        (t.values, t.next) = every_roll_values(eval, s, luck, pos);
+    }
     for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
-        // The 0-ply best move is the move played at depth 0 and the play the full
-        // and searched luck estimates value; otherwise it is not needed.
-        let every_roll = matches!(luck, Luck::Full | Luck::Searched);
-        let zero = (depth == 0 || every_roll).then(|| best_0ply(eval, s, pos, r));
-        t.next[k] = match zero {
-            Some((_, next)) if depth == 0 => next,
-            _ => searched(eval, s, pos, r, depth),
-        };
-        if let (true, Some((v, next))) = (every_roll, zero) {
-            t.values[k] = play_value(eval, s, luck, v, &next);
+        if depth > 0 {
+            t.next[k] = searched(eval, s, pos, r, depth);
+        } else if !every_roll {
+            t.next[k] = best_0ply(eval, s, pos, r).1;
         }
     }
     // No luck estimate (Off): the values are never read.
@@ -330,17 +339,12 @@ pub fn run_trial_observed(
             _ => {
                 let mut chosen: Option<Position> = None;
                 if luck_mode != Luck::Off {
-                    let mut values = [Probs::default(); 21];
-                    if matches!(luck_mode, Luck::Full | Luck::Searched) {
-                        for (k, &(r, _)) in Dice::ALL_21.iter().enumerate() {
-                            let (v, next) = best_0ply(eval, s, &pos, r);
-                            if k == actual_k {
-                                chosen = Some(next);
-                            }
-                            values[k] = play_value(eval, s, luck_mode, v, &next);
-                        }
+                    let values = if matches!(luck_mode, Luck::Full | Luck::Searched) {
+                        let (values, nexts) = every_roll_values(eval, s, luck_mode, &pos);
+                        chosen = Some(nexts[actual_k]);
+                        values
                     } else {
-                        values = ranked_values(eval, &mut s.eval, &mut s.luck, &pos);
+                        let values = ranked_values(eval, &mut s.eval, &mut s.luck, &pos);
                         if depth == 0 && policy.is_none() {
                             chosen = Some(play_after_ranked(
                                 eval,
@@ -351,7 +355,8 @@ pub fn run_trial_observed(
                                 roll,
                             ));
                         }
-                    }
+                        values
+                    };
                     add_luck(&mut luck, &values, actual_k, root_moves);
                     if let Some(tr) = &track {
                         cube_luck += cubeful_luck(tr, &pos, &values, actual_k, root_moves);

@@ -92,13 +92,24 @@ fn game(eval: &NeuralEvaluator<'_>, a: &LuckFitArgs, g: u64) -> Vec<Sample> {
     let mut pos = Position::STARTING;
     let mut out = Vec::new();
     while !pos.game_over() && pos.has_contact() {
-        let (mut full, mut ranked, mut next) = ([0f64; 21], [0f64; 21], [pos; 21]);
-        for (k, &(dice, _)) in Dice::ALL_21.iter().enumerate() {
-            let (n, v) = eval.best_successor(&mut gen, &mut es, &mut probs, &pos, dice);
-            full[k] = f64::from(v.equity());
-            next[k] = n;
-        }
-        if !a.leaves {
+        let roll = rng.roll();
+        // The full values' plays include the one of the roll that came; counting
+        // leaves needs only that one.
+        let (mut full, mut ranked) = ([0f64; 21], [0f64; 21]);
+        let mut best = None;
+        if a.leaves {
+            best = Some(
+                eval.best_successor(&mut gen, &mut es, &mut probs, &pos, roll)
+                    .0,
+            );
+        } else {
+            for (k, &(dice, _)) in Dice::ALL_21.iter().enumerate() {
+                let (n, v) = eval.best_successor(&mut gen, &mut es, &mut probs, &pos, dice);
+                full[k] = f64::from(v.equity());
+                if dice.high_low() == roll.high_low() {
+                    best = Some(n);
+                }
+            }
             let values = ranked_values(eval, &mut es_ranked, &mut ls, &pos);
             for (r, v) in ranked.iter_mut().zip(values) {
                 *r = f64::from(v.equity());
@@ -115,20 +126,16 @@ fn game(eval: &NeuralEvaluator<'_>, a: &LuckFitArgs, g: u64) -> Vec<Sample> {
             ranked,
             crashed: is_crashed(&pos),
         });
-        let roll = rng.roll();
-        let k = Dice::ALL_21
-            .iter()
-            .position(|&(d, _)| d.high_low() == roll.high_low())
-            .unwrap_or(0);
-        pos = if rng.below(10) == 0 {
+        let played = if rng.below(10) == 0 {
             let moves = gen.generate(&pos, roll);
             match moves.len() {
-                0 => pos.switch_sides(),
-                n => moves[rng.below(n as u32) as usize].next_position(),
+                0 => None,
+                n => Some(moves[rng.below(n as u32) as usize].next_position()),
             }
         } else {
-            next[k]
+            best
         };
+        pos = played.unwrap_or_else(|| pos.switch_sides());
     }
     out
 }
