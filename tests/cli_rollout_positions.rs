@@ -8,11 +8,6 @@ mod common;
 use common::cluster::TempDir;
 use common::{bgfarm, json};
 
-/// `text` written to `name` in `dir` (removed when `dir` drops).
-fn file(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
-    dir.file(name, text)
-}
-
 /// The candidates' statistics without their labels.
 fn stats(v: &serde_json::Value) -> Vec<serde_json::Value> {
     v["candidates"]
@@ -26,8 +21,7 @@ fn stats(v: &serde_json::Value) -> Vec<serde_json::Value> {
 #[test]
 fn each_line_is_rolled_out_as_alone() {
     let dir = TempDir::new("positions-alone");
-    let path = file(
-        &dir,
+    let path = dir.file(
         "three.txt",
         "# a comment, then three positions\n4HPwATDgc/ABMA\n\n4HPwATDgc/ABMA 31 top:2\nsM/BATBmzsIBMA 13 8/5 6/5,24/21 9/8\n",
     );
@@ -75,13 +69,11 @@ fn each_line_is_rolled_out_as_alone() {
 fn xgid_lines_are_their_gnu_id_lines() {
     let dir = TempDir::new("positions-xgid");
     const X: &str = "XGID=-b----E-C---eE---c-e----B-";
-    let xgid = file(
-        &dir,
+    let xgid = dir.file(
         "xgid.txt",
         &format!("{X}:0:0:1:00:0:0:0:0:10\n{X}:0:0:1:52:0:0:0:0:10 top:2\n{X}:0:0:1:00:0:0:0:0:10 31 8/5 6/5,24/21 24/23\n{X}:0:0:1:52:0:0:0:0:10 13/8 13/11\n"),
     );
-    let gnu = file(
-        &dir,
+    let gnu = dir.file(
         "gnu.txt",
         "4HPwATDgc/ABMA\n4HPwATDgc/ABMA 52 top:2\n4HPwATDgc/ABMA 31 8/5 6/5,24/21 24/23\n4HPwATDgc/ABMA:cAkAAAAAAAAA 52 13/8 13/11\n",
     );
@@ -133,7 +125,7 @@ fn bad_files_name_the_line() {
             "line 1",
         ),
     ] {
-        let path = file(&dir, "bad.txt", text);
+        let path = dir.file("bad.txt", text);
         let p = path.to_string_lossy().to_string();
         let out = bgfarm(&["rollout", "--positions", &p, "--trials", "36"]);
         assert_eq!(out.status.code(), Some(2), "{text}");
@@ -156,8 +148,7 @@ fn cubeful_lines_share_one_score() {
     // Both from the 3-point test match: game 1 at 0-0, game 2 at another score.
     let first = "4HPwATDgc/ABMA:cAllAAAAAAAA";
     let other = "4HPwATDgc/ABMA:sIFuAAAAEAAA";
-    let same = file(
-        &dir,
+    let same = dir.file(
         "cubeful.txt",
         &format!("{first} 21 top:2\n{first} 43 top:2\n"),
     );
@@ -175,8 +166,7 @@ fn cubeful_lines_share_one_score() {
         let alone = json(&one);
         assert_eq!(line["candidates"], alone["candidates"], "{dice}");
     }
-    let mixed = file(
-        &dir,
+    let mixed = dir.file(
         "mixed.txt",
         &format!("{first} 21 top:2\n# another game\n{other} 53 top:2\n"),
     );
