@@ -114,7 +114,7 @@ fn custom_filter_equals_its_preset() {
         ]))
     };
     // bgfarm's normal adds a 1-ply step to GNU Backgammon's (the same steps otherwise).
-    assert_eq!(hint("normal"), hint("0:8:0.16,1:8:0.08,2:2:0.04"));
+    assert_eq!(hint("normal"), hint("0:8:0.16,1:8:0.06,2:2:0.04"));
     assert_eq!(hint("gnu-normal"), hint("0:8:0.16,2:2:0.04"));
     // Here the 1-ply step drops plays that GNU Backgammon's ladder searches at 2-ply.
     let at_2ply = |v: &serde_json::Value| moves_of(v).iter().filter(|m| m["ply"] == 2).count();

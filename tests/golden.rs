@@ -84,7 +84,7 @@ fn main_command() {
             "1296",
             "--json",
         ],
-        "d068968bfdc38d777b12c98155b54f6cd8ee9ab26d6f313d6e3a917be497585c",
+        "91dad1dbd0afab65436efb80e0d8e80148515b0198d9da2a4ec6e8a459c79eaa",
     );
 }
 
@@ -145,7 +145,7 @@ fn cubeful_rollout() {
             "7",
             "--json",
         ],
-        "cc6cfbaaa550bae69c4c95dab31340773e8936a8ceb9dc79a46cbb81cea14567",
+        "24ff6f70c67d2c66b8ba8dbecdb43102abb8b73c83ba63b8096b897b48f02604",
     );
 }
 

@@ -42,7 +42,7 @@ pub struct Args {
     /// (GNU Backgammon's plies, 0 = the raw nets), 0 to 3.
     #[arg(long, default_value_t = 2)]
     pub ply: u8,
-    /// Move filter, as for `bgfarm hint` (normal = `0:8:0.16,1:8:0.08,2:2:0.04`).
+    /// Move filter, as for `bgfarm hint` (normal = `0:8:0.16,1:8:0.06,2:2:0.04`).
     #[arg(long, default_value = "normal")]
     pub filter: String,
     /// Match equity table for match play: kazaross-xg2, keith:G=0.26 or a GNU

@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     pub ply: u8,
     /// Move filter: all, tiny, narrow, normal, large, huge (GNU Backgammon's ladders
-    /// with a 1-ply step added: normal = `0:8:0.16,1:8:0.08,2:2:0.04`), gnu-tiny ...
+    /// with a 1-ply step added: normal = `0:8:0.16,1:8:0.06,2:2:0.04`), gnu-tiny ...
     /// gnu-huge (GNU Backgammon's exactly: gnu-normal = `0:8:0.16,2:2:0.04`),
     /// xg-normal, xg-large, xg-huge, xg-gigantic, or steps PLY:MAX:THRESHOLD[:KEEP]
     /// joined by commas; append `+topK` to always keep the top K.

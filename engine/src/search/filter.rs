@@ -14,7 +14,7 @@
 //! | name | steps (GNU Backgammon 1.07 / eXtreme Gammon, in our ply numbering) |
 //! |---|---|
 //! | `gnu-tiny`, `gnu-narrow`, `gnu-normal`, `gnu-large`, `gnu-huge` | GNU Backgammon's, exactly: after 0-ply 5/0.08, 8/0.12, 8/0.16, 16/0.32, 20/0.44; after 2-ply (only in 3-ply searches) 2/0.02, 2/0.03, 2/0.04, 4/0.08, 6/0.11 |
-//! | `tiny`, `narrow`, `normal`, `large`, `huge` | bgfarm's: GNU Backgammon's steps of the same name with a 1-ply step between them that keeps as many plays within half the distance (`normal` = `0:8:0.16,1:8:0.08,2:2:0.04`) |
+//! | `tiny`, `narrow`, `normal`, `large`, `huge` | bgfarm's: GNU Backgammon's steps of the same name with a 1-ply step between them that keeps as many plays within 3/8 of the distance (`normal` = `0:8:0.16,1:8:0.06,2:2:0.04`) |
 //! | `xg-normal` | eXtreme Gammon's search interval: the step just above the final depth keeps 4 within 0.08, each ply above that doubles both (2-ply: `0:8:0.16,1:4:0.08`; 3-ply: `0:16:0.32,1:8:0.16,2:4:0.08`) |
 //! | `xg-large`, `xg-huge`, `xg-gigantic` | the same with counts and thresholds times 1.5, 2 and 4 |
 //! | `all` | no filter: every play at full depth |
@@ -30,10 +30,20 @@
 //! 8; with the net's linearized ranking and its best 5: 99.5% at 5.8x and 99.5% at
 //! 4.3x on seed 1). On the oracle bench (`bgfarm-lab bench hint --ply 2`, PubEval's reply
 //! pruning, the first one-layer nets) the 1-ply step loses nothing: contact 2.9 both, crashed 16.5 -> 13.5,
-//! race 1.2 both, at 6.5-7.2 instead of 9.0-10.1 ms per contact hint. Half the
+//! race 1.2 both, at 6.5-7.2 instead of 9.0-10.1 ms per contact hint. A tighter
 //! distance follows the published study's advice that a sharper evaluation deserves
-//! a tighter distance; the count stays GNU Backgammon's (4 instead of 8 at 1-ply
-//! costs 0.8 points of agreement on seed 1: the misses are plays cut by the count).
+//! one; the count stays GNU Backgammon's (4 instead of 8 at 1-ply costs 0.8 points
+//! of agreement on seed 1: the misses are plays cut by the count). The distance was
+//! half the 0-ply step's until 0.18.0; 3/8 of it cuts the plays searched at 2-ply by
+//! 15% for the same cost (`filter-study --ply 2 --decisions 2000`, seeds 7 and 8, the
+//! 0.17.0 nets; agreement, cost per decision, plays at 2-ply, evaluation speed-up):
+//! half 99.3% / 99.2%, 0.00004 / 0.00007, 3.17 / 3.16, 5.7x / 6.0x; 3/8 99.2% /
+//! 99.1%, 0.00004 / 0.00008, 2.70 / 2.70, 6.6x / 7.0x; 1/4 (0.04) 98.5% at seed 7,
+//! cost 0.00019, and a count of 4 at 1/2 98.2%, 0.00011: cheaper, no longer free.
+//! `gnu-normal` 99.4% / 99.3%, 0.00004 / 0.00006, 4.2x / 4.4x. On the dev set (`bench
+//! hint --ply 2 --file lab/benches/dev.jsonl`, loss x1000 against GNU Backgammon
+//! 2-ply): contact 5.2 -> 5.3, crashed 7.4 -> 7.5 (SE 0.5 and 2.6), 11.4 -> 9.9 ms a
+//! contact hint on 2 threads.
 //!
 //! The published eXtreme Gammon figures are its 3-ply Normal setting (our 2-ply: 8
 //! within 0.160, then 4 within 0.080) and its 4-ply ladder (our 3-ply: 16/0.32,
@@ -181,13 +191,15 @@ pub struct MoveFilter {
 type CountThreshold = (u16, f32);
 
 /// GNU Backgammon 1.07's presets: (bgfarm's name, GNU Backgammon's under `gnu-`,
-/// 0-ply step, 2-ply step). bgfarm's add a 1-ply step (see the module docs).
-const GNU_PRESETS: [(&str, &str, CountThreshold, CountThreshold); 5] = [
-    ("tiny", "gnu-tiny", (5, 0.08), (2, 0.02)),
-    ("narrow", "gnu-narrow", (8, 0.12), (2, 0.03)),
-    ("normal", "gnu-normal", (8, 0.16), (2, 0.04)),
-    ("large", "gnu-large", (16, 0.32), (4, 0.08)),
-    ("huge", "gnu-huge", (20, 0.44), (6, 0.11)),
+/// 0-ply step, 2-ply step, the threshold of bgfarm's 1-ply step: 3/8 of the 0-ply
+/// step's, written out so that the ladders print as round numbers). bgfarm's add
+/// the 1-ply step (see the module docs).
+const GNU_PRESETS: [(&str, &str, CountThreshold, CountThreshold, f32); 5] = [
+    ("tiny", "gnu-tiny", (5, 0.08), (2, 0.02), 0.03),
+    ("narrow", "gnu-narrow", (8, 0.12), (2, 0.03), 0.045),
+    ("normal", "gnu-normal", (8, 0.16), (2, 0.04), 0.06),
+    ("large", "gnu-large", (16, 0.32), (4, 0.08), 0.12),
+    ("huge", "gnu-huge", (20, 0.44), (6, 0.11), 0.165),
 ];
 
 /// eXtreme Gammon's search intervals and their factors.
@@ -212,7 +224,7 @@ impl MoveFilter {
         }
     }
 
-    /// bgfarm's normal filter (8 within 0.16 after 0-ply, 8 within 0.08 after 1-ply,
+    /// bgfarm's normal filter (8 within 0.16 after 0-ply, 8 within 0.06 after 1-ply,
     /// 2 within 0.04 after 2-ply): the default of `bgfarm hint`.
     pub fn normal() -> MoveFilter {
         MoveFilter::preset("normal").unwrap_or_else(MoveFilter::all)
@@ -225,10 +237,10 @@ impl MoveFilter {
         }
         let gnu = GNU_PRESETS.iter().find_map(|p| {
             (p.0 == name)
-                .then_some((p.0, false, p.2, p.3))
-                .or((p.1 == name).then_some((p.1, true, p.2, p.3)))
+                .then_some((p.0, false, p.2, p.3, p.4))
+                .or((p.1 == name).then_some((p.1, true, p.2, p.3, p.4)))
         });
-        if let Some((n, verbatim, (c0, t0), (c2, t2))) = gnu {
+        if let Some((n, verbatim, (c0, t0), (c2, t2), t1)) = gnu {
             let step = |ply, count, threshold| FilterStep {
                 ply,
                 accept: 0,
@@ -238,7 +250,7 @@ impl MoveFilter {
             let steps = if verbatim {
                 vec![step(0, c0, t0), step(2, c2, t2)]
             } else {
-                vec![step(0, c0, t0), step(1, c0, t0 / 2.0), step(2, c2, t2)]
+                vec![step(0, c0, t0), step(1, c0, t1), step(2, c2, t2)]
             };
             return Some(MoveFilter {
                 kind: Kind::Fixed(Ladder { steps }),
@@ -447,18 +459,27 @@ mod tests {
             MoveFilter::parse("gnu-huge").unwrap().ladder(3).to_string(),
             "0:20:0.44,2:6:0.11"
         );
-        // bgfarm's: the same with a 1-ply step of the same count and half the distance.
+        // bgfarm's: the same with a 1-ply step of the same count and 3/8 of the
+        // distance.
         let normal = MoveFilter::parse("normal").unwrap();
         assert_eq!(normal.ladder(1).to_string(), "0:8:0.16");
-        assert_eq!(normal.ladder(2).to_string(), "0:8:0.16,1:8:0.08");
-        assert_eq!(normal.ladder(3).to_string(), "0:8:0.16,1:8:0.08,2:2:0.04");
+        assert_eq!(normal.ladder(2).to_string(), "0:8:0.16,1:8:0.06");
+        assert_eq!(normal.ladder(3).to_string(), "0:8:0.16,1:8:0.06,2:2:0.04");
         assert_eq!(
             MoveFilter::parse("tiny").unwrap().ladder(3).to_string(),
-            "0:5:0.08,1:5:0.04,2:2:0.02"
+            "0:5:0.08,1:5:0.03,2:2:0.02"
+        );
+        assert_eq!(
+            MoveFilter::parse("narrow").unwrap().ladder(2).to_string(),
+            "0:8:0.12,1:8:0.045"
+        );
+        assert_eq!(
+            MoveFilter::parse("large").unwrap().ladder(2).to_string(),
+            "0:16:0.32,1:16:0.12"
         );
         assert_eq!(
             MoveFilter::parse("huge").unwrap().ladder(3).to_string(),
-            "0:20:0.44,1:20:0.22,2:6:0.11"
+            "0:20:0.44,1:20:0.165,2:6:0.11"
         );
         let xg = MoveFilter::parse("xg-normal").unwrap();
         assert_eq!(xg.ladder(2).to_string(), "0:8:0.16,1:4:0.08");

@@ -121,7 +121,28 @@ pub struct Searcher<'a> {
     stats: SearchStats,
     /// Lowest ply whose values go through the cache.
     cache_min_ply: u8,
+    /// The replies of the last [`MEMO_SIZE`] expansions made at the top of a search
+    /// (not inside another expansion), for a deeper expansion of the same position.
+    memo: Vec<ReplyMemo>,
+    /// Slot of `memo` to overwrite next once it is full.
+    memo_next: usize,
+    /// Expansions under way (0: the next one is at the top of a search).
+    nesting: u8,
 }
+
+/// The mover's reply to each of the 21 rolls at `pos` (the position to search
+/// next, the turn passed where a roll has no move). A move filter values its
+/// survivors at one ply and then the best of them one ply deeper; both expansions
+/// choose the same replies, by their 0-ply values, so the deeper one takes them
+/// from here instead of walking and valuing every roll's replies again.
+struct ReplyMemo {
+    pos: Position,
+    next: [Position; 21],
+}
+
+/// Top-level expansions a [`Searcher`] remembers the replies of: more than the
+/// plays a filter step keeps (`normal`: 8, `huge`: 20).
+const MEMO_SIZE: usize = 32;
 
 impl<'a> Searcher<'a> {
     /// A searcher for `eval` with reply pruning `prune`, sharing `cache` if given.
@@ -153,6 +174,9 @@ impl<'a> Searcher<'a> {
             ranks: Vec::new(),
             stats: SearchStats::default(),
             cache_min_ply: DEFAULT_CACHE_MIN_PLY,
+            memo: Vec::new(),
+            memo_next: 0,
+            nesting: 0,
         }
     }
 
@@ -230,7 +254,49 @@ impl<'a> Searcher<'a> {
 
     /// Average over the 21 rolls of the mover's best reply, searched `ply - 1` deeper.
     fn expectation(&mut self, pos: &Position, ply: u8) -> Probs {
+        let top = self.nesting == 0;
+        if top && ply >= 2 {
+            if let Some(m) = self.memo.iter().find(|m| m.pos == *pos) {
+                let next = m.next;
+                self.nesting += 1;
+                let probs = self.expectation_of(&next, ply);
+                self.nesting -= 1;
+                return probs;
+            }
+        }
+        self.nesting += 1;
+        let (probs, next) = self.expand(pos, ply);
+        self.nesting -= 1;
+        if top {
+            let m = ReplyMemo { pos: *pos, next };
+            if self.memo.len() < MEMO_SIZE {
+                self.memo.push(m);
+            } else {
+                self.memo[self.memo_next] = m;
+                self.memo_next = (self.memo_next + 1) % MEMO_SIZE;
+            }
+        }
+        probs
+    }
+
+    /// The average over the 21 rolls of `next[k]` (the position after roll `k`'s
+    /// reply, opponent on roll) searched `ply - 1` deep.
+    fn expectation_of(&mut self, next: &[Position; 21], ply: u8) -> Probs {
         let mut sum = [0f32; 5];
+        for (n, &(_, weight)) in next.iter().zip(&Dice::ALL_21) {
+            let v = self.position_probs(n, ply - 1).flip();
+            let w = f32::from(weight);
+            for (s, x) in sum.iter_mut().zip(v.0) {
+                *s += w * x;
+            }
+        }
+        Probs(sum.map(|s| s / 36.0))
+    }
+
+    /// [`Searcher::expectation`] choosing the replies, which it returns too.
+    fn expand(&mut self, pos: &Position, ply: u8) -> (Probs, [Position; 21]) {
+        let mut sum = [0f32; 5];
+        let mut replies = [*pos; 21];
         // At the last ply nothing between the rolls touches the replies' first-layer
         // bases (a roll without a reply is valued by a full evaluation, which does
         // not use them), so they are made once for all 21 rolls instead of per roll:
@@ -250,18 +316,27 @@ impl<'a> Searcher<'a> {
             }
             self.ranks[p].prepare(eval, scratch, pos);
         }
-        for &(dice, weight) in &Dice::ALL_21 {
+        for (reply, &(dice, weight)) in replies.iter_mut().zip(&Dice::ALL_21) {
             let v = match self.best_reply(pos, dice, ply, shared) {
-                Reply::None => self.position_probs(&pos.switch_sides(), ply - 1).flip(),
-                Reply::Scored(p) => p,
-                Reply::Next(next) => self.position_probs(&next, ply - 1).flip(),
+                Reply::None => {
+                    *reply = pos.switch_sides();
+                    self.position_probs(reply, ply - 1).flip()
+                }
+                Reply::Scored(p, next) => {
+                    *reply = next;
+                    p
+                }
+                Reply::Next(next) => {
+                    *reply = next;
+                    self.position_probs(&next, ply - 1).flip()
+                }
             };
             let w = f32::from(weight);
             for (s, x) in sum.iter_mut().zip(v.0) {
                 *s += w * x;
             }
         }
-        Probs(sum.map(|s| s / 36.0))
+        (Probs(sum.map(|s| s / 36.0)), replies)
     }
 
     /// The mover's reply to `dice` by 0-ply value (with the pruning pass). When
@@ -336,7 +411,7 @@ impl<'a> Searcher<'a> {
             }
         }
         match best {
-            Some((_, _, p)) if want_value => Reply::Scored(p),
+            Some((_, i, p)) if want_value => Reply::Scored(p, self.gen.moves()[i].next_position()),
             Some((_, i, _)) => Reply::Next(self.gen.moves()[i].next_position()),
             None => Reply::None,
         }
@@ -390,7 +465,7 @@ impl<'a> Searcher<'a> {
             }
         }
         match best {
-            Some((_, _, p)) if want_value => Reply::Scored(p),
+            Some((_, next, p)) if want_value => Reply::Scored(p, next),
             Some((_, next, _)) => Reply::Next(next),
             None => Reply::None,
         }
@@ -414,8 +489,8 @@ impl Drop for Searcher<'_> {
 enum Reply {
     /// No legal move: the turn passes.
     None,
-    /// The reply's 0-ply probabilities, for the mover.
-    Scored(Probs),
+    /// The reply's 0-ply probabilities, for the mover, and the position after it.
+    Scored(Probs, Position),
     /// The position after the reply (next player on roll), to be searched deeper.
     Next(Position),
 }

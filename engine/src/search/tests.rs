@@ -185,6 +185,38 @@ fn cache_hits_give_identical_results() {
 }
 
 #[test]
+fn remembered_replies_give_the_same_bits_for_less_work() {
+    // A filter values its survivors at 1 ply, then at 2: the deeper expansion takes
+    // the replies the shallower one chose. Every pruning path: walked, listed, off.
+    let e = nets(true);
+    let dice = Dice::new(4, 2).unwrap();
+    let plays = legal_moves(&contact(), dice);
+    assert!(plays.len() > 4);
+    for prune in [Pruning::DEFAULT, Pruning { keep: 20 }, Pruning::OFF] {
+        let mut fresh_evals = 0;
+        let fresh: Vec<Probs> = plays
+            .iter()
+            .map(|m| {
+                let mut s = Searcher::new(&e, prune, None);
+                let v = s.move_probs(m, 2);
+                fresh_evals += s.stats().evals;
+                v
+            })
+            .collect();
+        let mut s = Searcher::new(&e, prune, None);
+        for m in &plays {
+            s.move_probs(m, 1);
+        }
+        s.take_stats();
+        let remembered: Vec<Probs> = plays.iter().map(|m| s.move_probs(m, 2)).collect();
+        assert_eq!(remembered, fresh, "{prune:?}");
+        // The 21 x (up to keep) reply evaluations of each play are saved.
+        let saved = fresh_evals - s.stats().evals;
+        assert!(saved >= 21 * plays.len() as u64, "{prune:?}: saved {saved}");
+    }
+}
+
+#[test]
 fn threads_sharing_a_cache_agree_with_one_thread() {
     let e = nets(true);
     let dice = Dice::new(5, 5).unwrap();
