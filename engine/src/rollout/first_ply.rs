@@ -236,7 +236,7 @@ impl FirstPlyCache {
 }
 
 /// Whether a trial at `ply` in `pos` stops before rolling (so needs no table),
-/// mirroring `run_trial`: a finished game, a truncation point, or (with bear-off
+/// mirroring `Trial::run`: a finished game, a truncation point, or (with bear-off
 /// truncation) a position `endgame` says the bear-off tables cover.
 fn stops(
     settings: &TrialSettings,
@@ -253,7 +253,7 @@ fn stops(
 /// each candidate its start at the ply-0 depth, and for each ply-0 table `known`
 /// holds, its 21 successors at the ply-1 depth (a ply-0 table not known yet hides
 /// its successors, so the list is complete exactly when every listed key is known).
-/// Depths are those `run_trial` uses: [`TrialSettings::chequer_ply_at`] for the side
+/// Depths are those `Trial::run` uses: [`TrialSettings::chequer_ply_at`] for the side
 /// the results are for at even plies when the candidate reports for the player on
 /// roll. `endgame` is the evaluator's "bear-off tables cover this" (a caller without
 /// the tables may pass a superset, e.g. "no contact": it only lists fewer keys).
@@ -274,7 +274,7 @@ pub fn first_ply_keys(
         if stops(s, &c.start, 0, &endgame) {
             continue;
         }
-        // root_moves is true at ply 0 and false at ply 1 (see run_trial).
+        // root_moves is true at ply 0 and false at ply 1 (see Trial::run).
         let depth = s.chequer_ply_at(0, !c.report_for_opponent);
         let key = FirstPlyKey {
             luck: s.luck.at(depth),

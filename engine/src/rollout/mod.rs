@@ -30,10 +30,7 @@ pub use plan::{PlanError, RolloutPlan};
 use stats::Accumulator;
 use std::ops::Range;
 pub use stop::StopRules;
-pub use trial::{
-    run_trial, run_trial_observed, BeforeRoll, Luck, TrialScratch, TrialSettings, MAX_TRIAL_PLY,
-    OUTPUTS,
-};
+pub use trial::{BeforeRoll, Luck, Trial, TrialScratch, TrialSettings, MAX_TRIAL_PLY, OUTPUTS};
 pub use waves::Waves;
 
 /// One thing being rolled out.
@@ -128,19 +125,18 @@ pub fn run_batch(
         if !active.is_empty() && !active.get(c).copied().unwrap_or(false) {
             continue;
         }
+        let trial = Trial {
+            eval,
+            policy,
+            settings: &job.settings,
+            start: &cand.start,
+            cube_start: &cand.cube,
+            seed: job.seed,
+            cache,
+            start_is_opponent: cand.report_for_opponent,
+        };
         for t in range.clone() {
-            let mut o = run_trial(
-                eval,
-                policy,
-                &job.settings,
-                &cand.start,
-                &cand.cube,
-                job.seed,
-                t,
-                cache,
-                cand.report_for_opponent,
-                scratch,
-            );
+            let mut o = trial.run(t, scratch);
             if cand.report_for_opponent {
                 o = flip_outputs(o, job.settings.cube.is_some_and(|c| c.is_match()));
             }

@@ -209,41 +209,47 @@ fn roll_table(
     t
 }
 
-/// Plays trial `trial` from `start` (player on roll, before the roll) and returns the
-/// luck-adjusted outputs from that player's side. `policy` chooses the moves; `None`
-/// plays the best move at 0-ply by `eval`. `cache` serves the first plies.
-/// `start_is_opponent`: the player on roll in `start` is the opponent of the side the
-/// results are for (a move rollout), which decides who plays at
+/// What every trial of one candidate shares: the evaluator, the move policy
+/// (`None`: the best move at 0-ply by `eval`, or the search the settings ask for),
+/// the settings, the start (player on roll, before the roll) with its cube, the
+/// job's dice seed and the first-move cache that serves the first plies.
+/// `start_is_opponent`: the player on roll in `start` is the opponent of the side
+/// the results are for (a move rollout), which decides who plays at
 /// [`TrialSettings::opponent_ply`].
-#[allow(clippy::too_many_arguments)]
-pub fn run_trial(
-    eval: &NeuralEvaluator<'_>,
-    policy: Option<&dyn Player>,
-    settings: &TrialSettings,
-    start: &Position,
-    cube_start: &CubeStart,
-    seed: u64,
-    trial: u64,
-    cache: Option<&FirstPlyCache>,
-    start_is_opponent: bool,
-    s: &mut TrialScratch,
-) -> [f64; OUTPUTS] {
-    run_trial_observed(
-        eval,
-        policy,
-        settings,
-        start,
-        cube_start,
-        seed,
-        trial,
-        cache,
-        start_is_opponent,
-        s,
-        None,
-    )
+#[derive(Clone, Copy)]
+pub struct Trial<'a> {
+    pub eval: &'a NeuralEvaluator<'a>,
+    pub policy: Option<&'a dyn Player>,
+    pub settings: &'a TrialSettings,
+    pub start: &'a Position,
+    pub cube_start: &'a CubeStart,
+    pub seed: u64,
+    pub cache: Option<&'a FirstPlyCache>,
+    pub start_is_opponent: bool,
 }
 
-/// What a trial shows [`run_trial_observed`]'s observer of a state it rolls from.
+impl Trial<'_> {
+    /// Plays trial number `trial` and returns the luck-adjusted outputs from the
+    /// side of the player on roll at the start.
+    pub fn run(&self, trial: u64, s: &mut TrialScratch) -> [f64; OUTPUTS] {
+        self.run_observed(trial, s, None)
+    }
+
+    /// [`Trial::run`] that shows `observe` every state the trial rolls from (not
+    /// the one it stops at), before the roll. Observing changes nothing in the
+    /// trial: the hook `bgfarm-lab train outcomes` takes its training targets
+    /// through.
+    pub fn run_observed(
+        &self,
+        trial: u64,
+        s: &mut TrialScratch,
+        observe: Option<&mut dyn FnMut(BeforeRoll<'_>)>,
+    ) -> [f64; OUTPUTS] {
+        play(self, trial, s, observe)
+    }
+}
+
+/// What a trial shows [`Trial::run_observed`]'s observer of a state it rolls from.
 #[derive(Clone, Copy, Debug)]
 pub struct BeforeRoll<'a> {
     /// The state, player on roll before the roll.
@@ -255,23 +261,23 @@ pub struct BeforeRoll<'a> {
     pub luck: &'a [f64; 5],
 }
 
-/// [`run_trial`] that shows `observe` every state the trial rolls from (not the
-/// one it stops at), before the roll. Observing changes nothing in the trial: the
-/// hook `bgfarm-lab train outcomes` takes its training targets through.
-#[allow(clippy::too_many_arguments)]
-pub fn run_trial_observed(
-    eval: &NeuralEvaluator<'_>,
-    policy: Option<&dyn Player>,
-    settings: &TrialSettings,
-    start: &Position,
-    cube_start: &CubeStart,
-    seed: u64,
+/// The body of [`Trial::run_observed`].
+fn play(
+    trial_of: &Trial<'_>,
     trial: u64,
-    cache: Option<&FirstPlyCache>,
-    start_is_opponent: bool,
     s: &mut TrialScratch,
     mut observe: Option<&mut dyn FnMut(BeforeRoll<'_>)>,
 ) -> [f64; OUTPUTS] {
+    let &Trial {
+        eval,
+        policy,
+        settings,
+        start,
+        cube_start,
+        seed,
+        cache,
+        start_is_opponent,
+    } = trial_of;
     let mut dice = TrialDice::new(seed, trial);
     let mut pos = *start;
     let mut root_moves = true;

@@ -1,14 +1,12 @@
 //! Training targets from rollout trials' own results: every state a trial rolled
 //! from, with the trial's luck-adjusted result from there on (`bgfarm-lab train
 //! outcomes`). The engine's trial shows its states to an observer
-//! ([`run_trial_observed`]); the list and the targets are made here.
+//! ([`Trial::run_observed`]); the list and the targets are made here.
 
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::eval::Player;
 use bgfarm_engine::position::Position;
-use bgfarm_engine::rollout::{
-    run_trial_observed, BeforeRoll, CubeStart, FirstPlyCache, TrialScratch, TrialSettings, OUTPUTS,
-};
+use bgfarm_engine::rollout::{BeforeRoll, Trial, TrialScratch, OUTPUTS};
 
 /// A state a trial passed through before its roll.
 #[derive(Clone, Copy, Debug)]
@@ -20,20 +18,11 @@ pub struct Visited {
     pub luck_before: [f64; 5],
 }
 
-/// [`run_trial`](bgfarm_engine::rollout::run_trial) that also lists, in `visited`
-/// (cleared first), every state the trial rolled from (not the one it stopped
-/// at); the trial's outputs are the same.
-#[allow(clippy::too_many_arguments)]
+/// [`Trial::run`] that also lists, in `visited` (cleared first), every state the
+/// trial rolled from (not the one it stopped at); the trial's outputs are the same.
 pub fn run_trial_visiting(
-    eval: &NeuralEvaluator<'_>,
-    policy: Option<&dyn Player>,
-    settings: &TrialSettings,
-    start: &Position,
-    cube_start: &CubeStart,
-    seed: u64,
+    trial_of: &Trial<'_>,
     trial: u64,
-    cache: Option<&FirstPlyCache>,
-    start_is_opponent: bool,
     s: &mut TrialScratch,
     visited: &mut Vec<Visited>,
 ) -> [f64; OUTPUTS] {
@@ -45,19 +34,7 @@ pub fn run_trial_visiting(
             luck_before: *b.luck,
         })
     };
-    run_trial_observed(
-        eval,
-        policy,
-        settings,
-        start,
-        cube_start,
-        seed,
-        trial,
-        cache,
-        start_is_opponent,
-        s,
-        Some(&mut push),
-    )
+    trial_of.run_observed(trial, s, Some(&mut push))
 }
 
 /// Training targets from one trial: for each state it rolled from, the trial's
@@ -89,7 +66,7 @@ mod tests {
     use super::*;
     use crate::train::testutil::default_nets as evaluator;
     use bgfarm_engine::eval::Probs;
-    use bgfarm_engine::rollout::{run_trial, Luck};
+    use bgfarm_engine::rollout::{CubeStart, Luck, TrialSettings};
 
     #[test]
     fn outcome_targets_are_each_state_s_own_luck_adjusted_result() {
@@ -102,23 +79,18 @@ mod tests {
                 ..TrialSettings::default()
             };
             for t in 0..6 {
-                let args = (&settings, &Position::STARTING, &CubeStart::default());
-                let plain = run_trial(
-                    &eval, None, args.0, args.1, args.2, 3, t, None, false, &mut s,
-                );
-                let out = run_trial_visiting(
-                    &eval,
-                    None,
-                    args.0,
-                    args.1,
-                    args.2,
-                    3,
-                    t,
-                    None,
-                    false,
-                    &mut s,
-                    &mut visited,
-                );
+                let trial = Trial {
+                    eval: &eval,
+                    policy: None,
+                    settings: &settings,
+                    start: &Position::STARTING,
+                    cube_start: &CubeStart::default(),
+                    seed: 3,
+                    cache: None,
+                    start_is_opponent: false,
+                };
+                let plain = trial.run(t, &mut s);
+                let out = run_trial_visiting(&trial, t, &mut s, &mut visited);
                 assert_eq!(out, plain, "listing the states changes nothing");
                 let targets = outcome_targets(&out, &visited);
                 assert!(targets.len() > 10);

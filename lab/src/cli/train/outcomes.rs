@@ -25,7 +25,7 @@ use super::files::{create, io_err};
 use super::threads::pool;
 use crate::cli::nets::load_training_evaluator as load_evaluator;
 use crate::cli::CliError;
-use bgfarm_engine::rollout::{CubeStart, TrialScratch, TrialSettings};
+use bgfarm_engine::rollout::{CubeStart, Trial, TrialScratch, TrialSettings};
 use bgfarm_engine::Position;
 use bgfarm_lab::train::dataset::{format_sample, Sample};
 use bgfarm_lab::train::outcomes::{outcome_targets, run_trial_visiting};
@@ -61,6 +61,17 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
     let pool = pool(a.threads)?;
     let mut out = create(&a.out)?;
     let settings = TrialSettings::default();
+    let cube_start = CubeStart::default();
+    let trial = Trial {
+        eval: &eval,
+        policy: None,
+        settings: &settings,
+        start: &Position::STARTING,
+        cube_start: &cube_start,
+        seed: a.seed,
+        cache: None,
+        start_is_opponent: false,
+    };
     let start = Instant::now();
     let (mut done, mut written) = (0u64, 0usize);
     const CHUNK: u64 = 2000;
@@ -73,19 +84,7 @@ pub fn outcomes(a: OutcomesArgs) -> Result<(), CliError> {
                 .map_init(
                     || (TrialScratch::new(&eval), Vec::new()),
                     |(s, visited), t| {
-                        let o = run_trial_visiting(
-                            &eval,
-                            None,
-                            &settings,
-                            &Position::STARTING,
-                            &CubeStart::default(),
-                            a.seed,
-                            t,
-                            None,
-                            false,
-                            s,
-                            visited,
-                        );
+                        let o = run_trial_visiting(&trial, t, s, visited);
                         outcome_targets(&o, visited)
                     },
                 )
