@@ -33,17 +33,17 @@
 //! race 1.2 both, at 6.5-7.2 instead of 9.0-10.1 ms per contact hint. A tighter
 //! distance follows the published study's advice that a sharper evaluation deserves
 //! one; the count stays GNU Backgammon's (4 instead of 8 at 1-ply costs 0.8 points
-//! of agreement on seed 1: the misses are plays cut by the count). The distance was
-//! half the 0-ply step's until 0.18.0; 3/8 of it cuts the plays searched at 2-ply by
-//! 15% for the same cost (`filter-study --ply 2 --decisions 2000`, seeds 7 and 8, the
-//! 0.17.0 nets; agreement, cost per decision, plays at 2-ply, evaluation speed-up):
+//! of agreement on seed 1: the misses are plays cut by the count). 3/8 of the 0-ply
+//! step's distance searches 15% fewer plays at 2-ply than half of it for the same
+//! cost (`filter-study --ply 2 --decisions 2000`, seeds 7 and 8, the 0.15.0 nets;
+//! agreement, cost per decision, plays at 2-ply, evaluation speed-up):
 //! half 99.3% / 99.2%, 0.00004 / 0.00007, 3.17 / 3.16, 5.7x / 6.0x; 3/8 99.2% /
 //! 99.1%, 0.00004 / 0.00008, 2.70 / 2.70, 6.6x / 7.0x; 1/4 (0.04) 98.5% at seed 7,
 //! cost 0.00019, and a count of 4 at 1/2 98.2%, 0.00011: cheaper, no longer free.
 //! `gnu-normal` 99.4% / 99.3%, 0.00004 / 0.00006, 4.2x / 4.4x. On the dev set (`bench
 //! hint --ply 2 --file lab/benches/dev.jsonl`, loss x1000 against GNU Backgammon
-//! 2-ply): contact 5.2 -> 5.3, crashed 7.4 -> 7.5 (SE 0.5 and 2.6), 11.4 -> 9.9 ms a
-//! contact hint on 2 threads.
+//! 2-ply), half against 3/8: contact 5.2 and 5.3, crashed 7.4 and 7.5 (SE 0.5 and
+//! 2.6), 11.4 and 9.9 ms a contact hint on 2 threads.
 //!
 //! The published eXtreme Gammon figures are its 3-ply Normal setting (our 2-ply: 8
 //! within 0.160, then 4 within 0.080) and its 4-ply ladder (our 3-ply: 16/0.32,
