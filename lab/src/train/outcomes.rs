@@ -3,8 +3,6 @@
 //! outcomes`). The engine's trial shows its states to an observer
 //! ([`Trial::run_observed`]); the list and the targets are made here.
 
-use bgfarm_engine::eval::neural::NeuralEvaluator;
-use bgfarm_engine::eval::Player;
 use bgfarm_engine::position::Position;
 use bgfarm_engine::rollout::{BeforeRoll, Trial, TrialScratch, OUTPUTS};
 
