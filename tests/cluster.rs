@@ -6,12 +6,11 @@
 mod common;
 
 use common::cluster::{
-    http_get, log, metric, output_json, path, rollout_args, run, serve, serve_on, spawn, with,
-    work, Proc, TempDir,
+    http_get, log, metric, output_json, path, rollout_args, run, serve, serve_on, spawn,
+    wait_mid_job, with, work, Proc, TempDir,
 };
 use std::path::Path;
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 #[test]
 fn two_workers_give_the_embedded_result() {
@@ -80,24 +79,7 @@ fn a_killed_worker_does_not_change_the_result() {
     let embedded = spawn(&with(args.clone(), &["--threads", "1"]));
     let client = spawn(&with(args, &["--coordinator", &url]));
     // Kill the only worker once it has handed in a batch: it holds the next one.
-    let t = Instant::now();
-    loop {
-        let out = run(&["jobs", "list", "--json", "--coordinator", &url].map(String::from));
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        if text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0") {
-            assert!(
-                !text.contains("\"state\":\"done\""),
-                "the job finished before the kill: {text}"
-            );
-            break;
-        }
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no progress: {text}\n{}",
-            log(&dir, "victim")
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_mid_job(&url, &dir, "victim");
     victim.child().kill().expect("SIGKILL the worker");
     let _ = victim.child().wait();
     let _rescuer = work(&dir, "rescuer", &url, &[]);
@@ -317,24 +299,7 @@ fn a_restarted_coordinator_resumes_without_recomputing() {
     let url = format!("http://{listen}");
     let client = spawn(&with(args, &["--coordinator", &url]));
     // SIGKILL the coordinator once a batch is stored, mid-job.
-    let t = Instant::now();
-    loop {
-        let out = run(&["jobs", "list", "--json", "--coordinator", &url].map(String::from));
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        if text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0") {
-            assert!(
-                !text.contains("\"state\":\"done\""),
-                "the job finished before the kill: {text}"
-            );
-            break;
-        }
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no progress: {text}\n{}",
-            log(&dir, "w")
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_mid_job(&url, &dir, "w");
     first.child().kill().expect("SIGKILL the coordinator");
     let _ = first.child().wait();
     // Same data directory, same port: the worker and the client find it again.

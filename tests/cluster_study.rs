@@ -92,10 +92,7 @@ fn a_remote_study_writes_the_embedded_files_despite_a_killed_worker() {
     let mut victim = work(&dir, "victim", &url, &[]);
     let embedded = spawn(&study_args(&local, "128", &["--threads", "1"]));
     let client = spawn(&study_args(&remote, "128", &["--coordinator", &url]));
-    wait_for("a batch of the study", || {
-        let text = jobs_list(&url, true);
-        text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0")
-    });
+    wait_mid_job(&url, &dir, "victim");
     let text = jobs_list(&url, false);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(

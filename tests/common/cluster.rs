@@ -209,6 +209,30 @@ pub fn log(dir: &TempDir, name: &str) -> String {
     std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
 }
 
+/// Waits until the coordinator at `url` has stored a batch of its job and returns
+/// `jobs list --json` then, checking the job is not done yet: the moment a fault
+/// test kills a process mid-job. Gives up after 60 s with the log of `who`.
+pub fn wait_mid_job(url: &str, dir: &TempDir, who: &str) -> String {
+    let t = std::time::Instant::now();
+    loop {
+        let out = run(&["jobs", "list", "--json", "--coordinator", url].map(String::from));
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        if text.contains("\"batches_done\":") && !text.contains("\"batches_done\":0") {
+            assert!(
+                !text.contains("\"state\":\"done\""),
+                "the job finished before the kill: {text}"
+            );
+            return text;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no progress: {text}\n{}",
+            log(dir, who)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// A small rollout of three moves, as JSON (seed 3, truncated at 6 plies, batches
 /// of 36 trials).
 pub fn rollout_args(trials: &str) -> Vec<String> {
