@@ -42,6 +42,7 @@ use crate::eval::top_ranked::TopRanked;
 use crate::eval::{terminal_probs, Probs};
 use crate::movegen::{self, Move, MoveGenerator};
 use crate::position::Position;
+use std::collections::VecDeque;
 
 /// Lowest ply whose values go through the cache by default. A 0-ply value costs
 /// one network evaluation (~1 µs), about ten times a lookup that misses the CPU
@@ -123,9 +124,7 @@ pub struct Searcher<'a> {
     cache_min_ply: u8,
     /// The replies of the last [`MEMO_SIZE`] expansions made at the top of a search
     /// (not inside another expansion), for a deeper expansion of the same position.
-    memo: Vec<ReplyMemo>,
-    /// Slot of `memo` to overwrite next once it is full.
-    memo_next: usize,
+    memo: VecDeque<ReplyMemo>,
     /// Expansions under way (0: the next one is at the top of a search).
     nesting: u8,
 }
@@ -138,6 +137,25 @@ pub struct Searcher<'a> {
 struct ReplyMemo {
     pos: Position,
     next: [Position; 21],
+}
+
+/// The weighted sum over the 21 rolls (doubles 1, others 2) of an expansion's
+/// values, added in [`Dice::ALL_21`] order so that every expansion sums alike.
+#[derive(Default)]
+struct RollSum([f32; 5]);
+
+impl RollSum {
+    fn add(&mut self, weight: u8, p: Probs) {
+        let w = f32::from(weight);
+        for (s, x) in self.0.iter_mut().zip(p.0) {
+            *s += w * x;
+        }
+    }
+
+    /// The average over the 36 rolls.
+    fn mean(&self) -> Probs {
+        Probs(self.0.map(|s| s / 36.0))
+    }
 }
 
 /// Top-level expansions a [`Searcher`] remembers the replies of: more than the
@@ -174,8 +192,7 @@ impl<'a> Searcher<'a> {
             ranks: Vec::new(),
             stats: SearchStats::default(),
             cache_min_ply: DEFAULT_CACHE_MIN_PLY,
-            memo: Vec::new(),
-            memo_next: 0,
+            memo: VecDeque::new(),
             nesting: 0,
         }
     }
@@ -268,13 +285,10 @@ impl<'a> Searcher<'a> {
         let (probs, next) = self.expand(pos, ply);
         self.nesting -= 1;
         if top {
-            let m = ReplyMemo { pos: *pos, next };
-            if self.memo.len() < MEMO_SIZE {
-                self.memo.push(m);
-            } else {
-                self.memo[self.memo_next] = m;
-                self.memo_next = (self.memo_next + 1) % MEMO_SIZE;
+            if self.memo.len() == MEMO_SIZE {
+                self.memo.pop_front();
             }
+            self.memo.push_back(ReplyMemo { pos: *pos, next });
         }
         probs
     }
@@ -282,20 +296,16 @@ impl<'a> Searcher<'a> {
     /// The average over the 21 rolls of `next[k]` (the position after roll `k`'s
     /// reply, opponent on roll) searched `ply - 1` deep.
     fn expectation_of(&mut self, next: &[Position; 21], ply: u8) -> Probs {
-        let mut sum = [0f32; 5];
+        let mut sum = RollSum::default();
         for (n, &(_, weight)) in next.iter().zip(&Dice::ALL_21) {
-            let v = self.position_probs(n, ply - 1).flip();
-            let w = f32::from(weight);
-            for (s, x) in sum.iter_mut().zip(v.0) {
-                *s += w * x;
-            }
+            sum.add(weight, self.position_probs(n, ply - 1).flip());
         }
-        Probs(sum.map(|s| s / 36.0))
+        sum.mean()
     }
 
     /// [`Searcher::expectation`] choosing the replies, which it returns too.
     fn expand(&mut self, pos: &Position, ply: u8) -> (Probs, [Position; 21]) {
-        let mut sum = [0f32; 5];
+        let mut sum = RollSum::default();
         let mut replies = [*pos; 21];
         // At the last ply nothing between the rolls touches the replies' first-layer
         // bases (a roll without a reply is valued by a full evaluation, which does
@@ -331,12 +341,9 @@ impl<'a> Searcher<'a> {
                     self.position_probs(&next, ply - 1).flip()
                 }
             };
-            let w = f32::from(weight);
-            for (s, x) in sum.iter_mut().zip(v.0) {
-                *s += w * x;
-            }
+            sum.add(weight, v);
         }
-        (Probs(sum.map(|s| s / 36.0)), replies)
+        (sum.mean(), replies)
     }
 
     /// The mover's reply to `dice` by 0-ply value (with the pruning pass). When
