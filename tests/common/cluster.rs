@@ -88,7 +88,6 @@ pub fn serve_on(dir: &TempDir, listen: &str, log: &str, extra: &[&str]) -> Coord
 /// [`serve_on`] with the web page: HTTP on a port of its own (`--metrics-listen`)
 /// behind the client token `token` (written to `dir/client.token`), plus `extra`.
 /// Returns the coordinator and the page's address.
-#[allow(dead_code)] // not every test binary serves the page
 pub fn serve_page(dir: &TempDir, token: &str, extra: &[&str]) -> (Coordinator, String) {
     let file = dir.file("client.token", &format!("{token}\n"));
     let file = file.to_str().expect("utf-8 path");
@@ -209,10 +208,10 @@ pub fn log(dir: &TempDir, name: &str) -> String {
     std::fs::read_to_string(dir.0.join(format!("{name}.log"))).unwrap_or_default()
 }
 
-/// Waits until the coordinator at `url` has stored a batch of its job and returns
-/// `jobs list --json` then, checking the job is not done yet: the moment a fault
-/// test kills a process mid-job. Gives up after 60 s with the log of `who`.
-pub fn wait_mid_job(url: &str, dir: &TempDir, who: &str) -> String {
+/// Waits until the coordinator at `url` has stored a batch of its job, checking
+/// the job is not done yet: the moment a fault test kills a process mid-job.
+/// Gives up after 60 s with the log of `who`.
+pub fn wait_mid_job(url: &str, dir: &TempDir, who: &str) {
     let t = std::time::Instant::now();
     loop {
         let out = run(&["jobs", "list", "--json", "--coordinator", url].map(String::from));
@@ -222,7 +221,7 @@ pub fn wait_mid_job(url: &str, dir: &TempDir, who: &str) -> String {
                 !text.contains("\"state\":\"done\""),
                 "the job finished before the kill: {text}"
             );
-            return text;
+            return;
         }
         assert!(
             t.elapsed() < Duration::from_secs(60),
