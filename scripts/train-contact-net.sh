@@ -23,6 +23,11 @@
 #    2,000,001 on (about 40 a second of a core).
 # 4. For each size, `train fit --nets contact` from the default nets (10 epochs,
 #    Adam 0.0003 -> 0.00003) and `bench hint --ply 0` on the dev set against them.
+# 5. Sibling groups (`train siblings --ply 2`: every legal play of one roll, each
+#    labelled by the 2-ply search) of 60,000 roots from the shuffled positions 3,000,001 on
+#    (46,087 groups, 895 s on 2 cores); fits to the largest 2-ply set plus the first
+#    GROUPS (default "20000 46087") groups, difference weight 32 (Adam 0.001 ->
+#    0.00003), judged the same way.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-contact-net-work}
@@ -52,6 +57,13 @@ for path in sys.argv[1:]:
         held |= {json.loads(line)["pos"] for line in f}
 with open("pos_shuf.txt") as f, open("pos_train.txt", "w") as out:
     out.writelines(line for line in f if line.strip() not in held)
+# Step 5's roots: the first 60,000 held-out-free positions after the 3,000,000th.
+with open("pos_shuf.txt") as f, open("pos_siblings.txt", "w") as out:
+    kept = 0
+    for i, line in enumerate(f):
+        if i >= 3_000_000 and line.strip() not in held and kept < 60_000:
+            out.write(line)
+            kept += 1
 EOF
 "$lab" train label --net default --positions pos_train.txt --out ply2.txt --ply 2 \
     --limit "$(largest "$sizes")" "${labellers[@]}"
@@ -74,4 +86,18 @@ done
 for n in $rollout_sizes; do
     head -n "$n" rollout12.txt >"rollout12-$n.txt"
     fit_and_judge "rollout12-$n" "rollout12-$n.txt"
+done
+
+groups=${GROUPS:-20000 46087}
+"$lab" train siblings --net default --positions pos_siblings.txt --out siblings.txt \
+    --ply 2 --seed 7 "${threads[@]}"
+ply2_all=ply2-$(largest "$sizes").txt
+for n in $groups; do
+    awk -v n="$n" 'BEGIN { RS = ""; ORS = "\n\n" } NR <= n' siblings.txt >"siblings-$n.txt"
+    "$lab" train fit --data "$ply2_all" --siblings "siblings-$n.txt" --sibling-weight 32 \
+        --init default --nets contact --epochs 10 --lr-start 0.001 --lr-end 0.00003 \
+        --out "fit-siblings-$n" | tail -1
+    echo "== siblings-$n: dev set, paired against the default nets"
+    "$lab" bench hint --ply 0 --file "$dev" --net "fit-siblings-$n/nets.safetensors" \
+        --baseline default | sed -n '/^Paired/,/^all/p'
 done
