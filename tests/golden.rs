@@ -84,7 +84,7 @@ fn main_command() {
             "1296",
             "--json",
         ],
-        "91dad1dbd0afab65436efb80e0d8e80148515b0198d9da2a4ec6e8a459c79eaa",
+        "a17e0008ce3309396cd4306fb291a11655e18dfbd02197dcf6b87ad255f833bc",
     );
 }
 
@@ -99,19 +99,19 @@ fn hint_two_ply() {
             "hint-opening",
             "4HPwATDgc/ABMA",
             "31",
-            "53faf3c14f206f7fe3b839d16f6ec620814b8ba61a1e40f0d607a65db8dfe83c",
+            "c8d35fc10d25ffcffe2b731bbbbf05be206ac07479c55b94ee57e5e7ecc2363b",
         ),
         (
             "hint-contact",
             "sM/BATBmzsIBMA",
             "13",
-            "2dada3943cc3107c17b023922929e3a57805d9a3bf7b6932dd76d360f556c7dc",
+            "850e84f566f5d74ea65b54510a288888e67910659b752058c72c2d96b33bbf4f",
         ),
         (
             "hint-crashed",
             "mwEAQNt2KgAIAA",
             "13",
-            "8f3fa212e70bb2eea6a089873416ed542c7e62ddb69ebac7f9f2a70cbc0d5be6",
+            "9fa98280c6ef137e25df0cf3916e44f812318db7dc9390c7e62760ebbee50e6b",
         ),
         (
             "hint-race",
@@ -145,7 +145,7 @@ fn cubeful_rollout() {
             "7",
             "--json",
         ],
-        "24ff6f70c67d2c66b8ba8dbecdb43102abb8b73c83ba63b8096b897b48f02604",
+        "e67db3623bddb725e573f4dd7440c6913d362a6b89286b2da7c4198a85cba43b",
     );
 }
 
@@ -164,7 +164,7 @@ const MATCH_SIM: [&str; 12] = [
     "3",
     "--json",
 ];
-const MATCH_SIM_HASH: &str = "47b3ae5ee777b1e1366cbbbc779a31f95277b68eb243602f1552650b4d590e97";
+const MATCH_SIM_HASH: &str = "f57171835d2a13d6f1afebab3c4ed59607a6ffd679132489c21e329aecc74578";
 
 #[test]
 fn match_sim() {
@@ -178,6 +178,6 @@ fn duel() {
         &[
             "duel", "--a", "default", "--b", "pubeval", "--games", "2000", "--seed", "5", "--json",
         ],
-        "e85731abec548f27b1238d0b5029c934d2ba556617a3485cc3f8d90aabdd8f55",
+        "762b3e7f3a33116501dd11b3f930cfc3150c5224c0a7cb8ddd1e56c9eeaa8a89",
     );
 }

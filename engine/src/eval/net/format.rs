@@ -209,5 +209,6 @@ pub fn load_net(bytes: &[u8], name: &str, role: Role) -> Result<Net, NetError> {
         w2: get("w2", &[OUTPUTS, top])?,
         b2: [b2[0], b2[1], b2[2], b2[3], b2[4]],
         metadata,
+        wq: std::sync::OnceLock::new(),
     })
 }

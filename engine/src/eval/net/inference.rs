@@ -4,6 +4,7 @@
 
 use super::encode::{encode_delta_within, encode_with, Reference, SparseInputs};
 use super::kernels::{self, SimdLevel, Weights};
+use super::quantized;
 use super::{Net, OUTPUTS};
 use crate::eval::{Evaluator, Probs};
 use crate::position::Position;
@@ -94,7 +95,9 @@ impl Net {
     pub(super) fn weights(&self) -> Weights<'_> {
         Weights {
             w1: &self.w1,
-            wm: &self.wm,
+            wq: self.wq.get_or_init(|| {
+                quantized::QuantizedLayer::new(&self.wm, self.hidden, self.bm.len())
+            }),
             bm: &self.bm,
             w2: &self.w2,
             b2: &self.b2,

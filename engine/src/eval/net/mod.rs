@@ -39,6 +39,7 @@ pub mod input_gradient;
 pub mod kernels;
 pub mod migrate;
 pub mod params;
+pub mod quantized;
 pub mod race_features;
 pub mod shots;
 pub mod side_view;
@@ -72,6 +73,9 @@ pub struct Net {
     /// whose weights there are all zero (a file of an older encoding), which would
     /// add nothing but its cost. Training sets it ([`Net::read_every_input`]).
     third: bool,
+    /// The second hidden layer as the kernels read it ([`quantized`]), made from
+    /// `wm` at the first evaluation after a load or a change of the weights.
+    wq: std::sync::OnceLock<quantized::QuantizedLayer>,
 }
 
 /// Nets are equal when their weights and metadata are (whether the third block is

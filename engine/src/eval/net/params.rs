@@ -74,6 +74,8 @@ impl Net {
     /// third block (its weights are zero there) until [`Net::read_every_input`]:
     /// call that before fitting, or the block is never fitted.
     pub fn params_mut(&mut self) -> ParamsMut<'_> {
+        // The integer copy of the second layer is made again from the new values.
+        self.wq = std::sync::OnceLock::new();
         ParamsMut {
             w1: &mut self.w1,
             b1: &mut self.b1,
@@ -125,6 +127,7 @@ impl Net {
             b2,
             metadata: HashMap::new(),
             third: true,
+            wq: std::sync::OnceLock::new(),
         })
     }
 
