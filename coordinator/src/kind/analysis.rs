@@ -6,13 +6,12 @@
 //! fold returns the units of the leading done batches, which the client turns
 //! into the report exactly as an embedded analysis does.
 
-use super::{fingerprint, leading_run, JobKind, SpecError};
+use super::{fingerprint, leading_run, Cut, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
 use bgfarm_engine::analysis::rate::{BAD, DOUBTFUL, VERY_BAD};
 use bgfarm_engine::analysis::units::{on_roll, Decision, Kind};
 use bgfarm_engine::analysis::{Rating, UnitResult};
-use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::matchfile::{ActionKind, Match};
 use bgfarm_proto::analysis::{units_from_wire, Analysis};
 use bgfarm_proto::v1;
@@ -95,12 +94,11 @@ impl JobKind for Analyse {
         self.units
     }
 
-    fn batch_count(&self) -> u64 {
-        self.units.div_ceil(self.analysis.batch.max(1))
-    }
-
-    fn batch_range(&self, b: u64) -> Range<u64> {
-        batch_range(self.units, self.analysis.batch, b)
+    fn cut(&self) -> Cut<'_> {
+        Cut::Even {
+            units: self.units,
+            batch: self.analysis.batch,
+        }
     }
 
     /// A unit's rating is a function of the file and the settings alone.

@@ -7,10 +7,9 @@
 //! (`bgfarm_engine::label::plan`: positions, ply, trials, batch, nets), checked
 //! on the wire by `label_plan_from_wire` with typed errors.
 
-use super::{fingerprint, leading_run, JobKind, SpecError};
+use super::{fingerprint, leading_run, Cut, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::eval::net::OUTPUTS;
 use bgfarm_engine::eval::Probs;
 use bgfarm_engine::label::LabelPlan;
@@ -70,12 +69,11 @@ impl JobKind for Label {
         self.plan.positions.len() as u64
     }
 
-    fn batch_count(&self) -> u64 {
-        self.units().div_ceil(self.plan.batch.max(1))
-    }
-
-    fn batch_range(&self, b: u64) -> Range<u64> {
-        batch_range(self.units(), self.plan.batch, b)
+    fn cut(&self) -> Cut<'_> {
+        Cut::Even {
+            units: self.units(),
+            batch: self.plan.batch,
+        }
     }
 
     /// A label is a function of its position and method alone: the batch size

@@ -7,10 +7,9 @@
 //! is rejected, not folded). Studies check and fold their cells' chunks with the
 //! same functions.
 
-use super::{fingerprint, JobKind, SpecError};
+use super::{fingerprint, Cut, JobKind, SpecError};
 use crate::html::{escape, facts};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::matchsim::chunk::chunks;
 use bgfarm_engine::matchsim::game::MONEY_CUBE_CAP;
 use bgfarm_engine::matchsim::{SimPlan, SimStats};
@@ -56,12 +55,11 @@ impl JobKind for MatchSim {
         self.plan.pairs
     }
 
-    fn batch_count(&self) -> u64 {
-        self.plan.pairs.div_ceil(self.plan.batch.max(1))
-    }
-
-    fn batch_range(&self, b: u64) -> Range<u64> {
-        batch_range(self.plan.pairs, self.plan.batch, b)
+    fn cut(&self) -> Cut<'_> {
+        Cut::Even {
+            units: self.plan.pairs,
+            batch: self.plan.batch,
+        }
     }
 
     /// More pairs or another batch size leave a batch's chunks unchanged (the

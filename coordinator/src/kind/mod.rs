@@ -21,6 +21,7 @@ mod rollout_page;
 mod study;
 
 use crate::outcome::Outcome;
+use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::rollout::{RolloutJob, Waves};
 use bgfarm_proto::convert::Invalid;
 use bgfarm_proto::v1;
@@ -53,6 +54,16 @@ fn leading_run<T>(
     out
 }
 
+/// How a job's units are cut into batches ([`JobKind::cut`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Cut<'a> {
+    /// `units` in batches of `batch` units, the last one shorter where they do
+    /// not divide ([`batch_range`]): rollouts, match simulations, labels, analyses.
+    Even { units: u64, batch: u64 },
+    /// These ranges, in batch order: a study, whose batches stay within a cell.
+    Ranges(&'a [Range<u64>]),
+}
+
 /// Longest engine fingerprint accepted.
 const MAX_FINGERPRINT: usize = 200;
 
@@ -83,12 +94,26 @@ pub trait JobKind: Send + Sync + fmt::Debug {
     /// Work units of the whole job.
     fn units(&self) -> u64;
 
-    /// Batches of the job: the unit of leasing and of the deterministic fold.
-    fn batch_count(&self) -> u64;
+    /// How the job's units are cut into batches, the unit of leasing and of the
+    /// deterministic fold.
+    fn cut(&self) -> Cut<'_>;
+
+    /// Batches of the job.
+    fn batch_count(&self) -> u64 {
+        match self.cut() {
+            Cut::Even { units, batch } => units.div_ceil(batch.max(1)),
+            Cut::Ranges(ranges) => ranges.len() as u64,
+        }
+    }
 
     /// The unit range of batch `b` (`b` < [`JobKind::batch_count`]), computed when
-    /// needed: a coordinator keeps no per-batch record of it.
-    fn batch_range(&self, b: u64) -> Range<u64>;
+    /// needed: a coordinator keeps no per-batch record of it. Empty past the end.
+    fn batch_range(&self, b: u64) -> Range<u64> {
+        match self.cut() {
+            Cut::Even { units, batch } => batch_range(units, batch, b),
+            Cut::Ranges(ranges) => ranges.get(b as usize).cloned().unwrap_or(0..0),
+        }
+    }
 
     /// Every batch's unit range, in batch order.
     #[cfg(test)]

@@ -3,9 +3,8 @@
 //! plan's limits are [`RolloutPlan::validate`]'s; the query label's are here.
 
 use super::rollout_page as page;
-use super::{fingerprint, JobKind, SpecError};
+use super::{fingerprint, Cut, JobKind, SpecError};
 use crate::outcome::Outcome;
-use bgfarm_engine::batches::batch_range;
 use bgfarm_engine::rollout::{RolloutJob, RolloutPlan, RolloutStats, Waves, OUTPUTS};
 use bgfarm_proto::convert::{plan_from_wire, stats_from_wire, stats_to_wire};
 use bgfarm_proto::v1;
@@ -82,12 +81,11 @@ impl JobKind for Rollout {
         self.plan.trials
     }
 
-    fn batch_count(&self) -> u64 {
-        self.plan.trials.div_ceil(self.plan.batch.max(1))
-    }
-
-    fn batch_range(&self, b: u64) -> Range<u64> {
-        batch_range(self.plan.trials, self.plan.batch, b)
+    fn cut(&self) -> Cut<'_> {
+        Cut::Even {
+            units: self.plan.trials,
+            batch: self.plan.batch,
+        }
     }
 
     /// More trials, another batch size (the batch cut is the same for the same

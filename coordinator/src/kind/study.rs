@@ -10,7 +10,7 @@
 //! need what only the command line knows (the baseline, the fit window).
 
 use super::matchsim::{check_sim_result, decode_chunks, fold_chunks};
-use super::{fingerprint, JobKind, SpecError};
+use super::{fingerprint, Cut, JobKind, SpecError};
 use crate::html::{escape, table, Cell};
 use crate::outcome::Outcome;
 use bgfarm_engine::matchsim::{SimStats, StudyCell, StudyPlan};
@@ -69,12 +69,8 @@ impl JobKind for Study {
         self.plan.units()
     }
 
-    fn batch_count(&self) -> u64 {
-        self.ranges.len() as u64
-    }
-
-    fn batch_range(&self, b: u64) -> Range<u64> {
-        self.ranges.get(b as usize).cloned().unwrap_or(0..0)
+    fn cut(&self) -> Cut<'_> {
+        Cut::Ranges(&self.ranges)
     }
 
     fn check_result(
