@@ -36,30 +36,37 @@ pub struct QuantizedLayer {
 /// `i16`, and every partial sum of `h_i w_i` an `i32`. With activations in 0..=1
 /// a partial sum lies between minus the sum of the negative weights and the sum of
 /// the positive ones, so the larger of the two bounds them all, in any order.
-fn unit_bits(col: &[f32]) -> u32 {
+///
+/// Weights too large for any (no trained net has them; a file's weights are
+/// finite, `format`) get negative bits, a coarser grid, rather than sums that
+/// overflow.
+fn unit_bits(col: &[f32]) -> i32 {
     let act_max = f64::from(1u32 << ACT_BITS);
-    (0..=MAX_WEIGHT_BITS)
+    (MIN_WEIGHT_BITS..=MAX_WEIGHT_BITS)
         .rev()
         .find(|&bits| {
             let q: Vec<f64> = col
                 .iter()
-                .map(|&w| (f64::from(w) * f64::from(1u32 << bits)).round_ties_even())
+                .map(|&w| (f64::from(w) * f64::from(bits).exp2()).round_ties_even())
                 .collect();
             let pos: f64 = q.iter().filter(|&&x| x > 0.0).sum();
             let neg: f64 = -q.iter().filter(|&&x| x < 0.0).sum::<f64>();
             q.iter().all(|x| x.abs() <= f64::from(i16::MAX))
                 && pos.max(neg) * act_max <= f64::from(i32::MAX)
         })
-        .unwrap_or(0)
+        .unwrap_or(MIN_WEIGHT_BITS)
 }
 
 /// Most fraction bits a weight gets (the activations' rounding dominates the error
 /// beyond this).
-const MAX_WEIGHT_BITS: u32 = 15;
+const MAX_WEIGHT_BITS: i32 = 15;
+
+/// Fewest: a weight up to 2^55 and sums of them fit at this grid.
+const MIN_WEIGHT_BITS: i32 = -40;
 
 impl QuantizedLayer {
     /// `wm` (first-layer-unit-major, `hidden` rows of `mid` weights) quantized, each
-    /// unit with the most fraction bits [`unit_bits`] allows (12-13 for the
+    /// unit with the most fraction bits [`unit_bits`] allows (12 or 13 for the
     /// built-in nets). Empty for an empty layer.
     pub fn new(wm: &[f32], hidden: usize, mid: usize) -> QuantizedLayer {
         if mid == 0 {
@@ -67,23 +74,22 @@ impl QuantizedLayer {
         }
         debug_assert_eq!(wm.len(), hidden * mid);
         debug_assert!(hidden.is_multiple_of(2));
-        let bits: Vec<u32> = (0..mid)
+        let bits: Vec<i32> = (0..mid)
             .map(|k| unit_bits(&(0..hidden).map(|i| wm[i * mid + k]).collect::<Vec<_>>()))
             .collect();
         let mut weights = vec![0i16; hidden * mid];
         for p in 0..hidden / 2 {
             for (k, &b) in bits.iter().enumerate() {
                 for j in 0..2 {
-                    let w = f64::from(wm[(2 * p + j) * mid + k]) * f64::from(1u32 << b);
-                    // In range by `unit_bits` (at 0 bits a weight beyond i16 would
-                    // saturate, which no net a fit makes has).
+                    let w = f64::from(wm[(2 * p + j) * mid + k]) * f64::from(b).exp2();
+                    // In range by `unit_bits`.
                     weights[(p * mid + k) * 2 + j] = w.round_ties_even() as i16;
                 }
             }
         }
         let scales = bits
             .iter()
-            .map(|&b| (-f64::from(ACT_BITS + b)).exp2() as f32)
+            .map(|&b| (-(f64::from(ACT_BITS) + f64::from(b))).exp2() as f32)
             .collect();
         QuantizedLayer {
             weights,
@@ -98,10 +104,10 @@ impl QuantizedLayer {
     }
 
     /// Fraction bits of each unit's weights.
-    pub fn weight_bits(&self) -> Vec<u32> {
+    pub fn weight_bits(&self) -> Vec<i32> {
         self.scales
             .iter()
-            .map(|&s| (-f64::from(s).log2()).round() as u32 - ACT_BITS)
+            .map(|&s| (-f64::from(s).log2()).round() as i32 - ACT_BITS as i32)
             .collect()
     }
 }
@@ -319,6 +325,29 @@ mod tests {
             unsafe { second_layer_avx2(&q, &bm, &packed, &mut fast) };
             assert_eq!(out.map_bits(), fast.map_bits());
         }
+    }
+
+    /// Weights far beyond any trained net's get a coarser grid (negative bits), not
+    /// sums that overflow: the largest sum comes out within the grid's step.
+    #[test]
+    fn huge_weights_get_a_coarser_grid() {
+        let (hidden, mid) = (128, 8);
+        let mut wm = vec![0.0f32; hidden * mid];
+        for i in 0..hidden {
+            wm[i * mid] = 3.0e6;
+        }
+        let q = QuantizedLayer::new(&wm, hidden, mid);
+        assert!(q.weight_bits()[0] < 0, "{:?}", q.weight_bits());
+        let packed = vec![(1 << ACT_BITS) | ((1 << ACT_BITS) << 16); hidden / 2];
+        let bm = vec![0f32; mid];
+        let mut out = vec![0f32; mid];
+        second_layer_generic(&q, &bm, &packed, &mut out);
+        let want = 128.0 * 3.0e6;
+        assert!(
+            (out[0] - want).abs() / want < 1e-3,
+            "{} against {want}",
+            out[0]
+        );
     }
 
     trait Bits {
