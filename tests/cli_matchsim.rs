@@ -319,52 +319,21 @@ fn games_per_match_study_writes_its_report() {
     assert!(dir.join("games_per_match.svg").is_file());
 }
 
+/// `line`'s words, then `--out dir`: a study's command line.
+fn study_line<'a>(line: &'a str, dir: &'a str) -> Vec<&'a str> {
+    line.split_whitespace().chain(["--out", dir]).collect()
+}
+
 #[test]
 fn bad_study_arguments_exit_with_code_2() {
     let d = out_dir("study_bad").to_string_lossy().to_string();
-    fails(
-        &[
-            "study",
-            "cube-life",
-            "--lengths",
-            "x",
-            "--x",
-            "0",
-            "--matches",
-            "2",
-            "--out",
-            &d,
-        ],
-        "--lengths",
-    );
-    fails(
-        &[
-            "study",
-            "cube-life",
-            "--lengths",
-            "3",
-            "--x",
-            "2",
-            "--matches",
-            "2",
-            "--out",
-            &d,
-        ],
-        "--x",
-    );
-    fails(
-        &[
-            "study",
-            "money-cube-life",
-            "--x",
-            "0",
-            "--matches",
-            "3",
-            "--out",
-            &d,
-        ],
-        "even",
-    );
+    for (line, needle) in [
+        ("study cube-life --lengths x --x 0 --matches 2", "--lengths"),
+        ("study cube-life --lengths 3 --x 2 --matches 2", "--x"),
+        ("study money-cube-life --x 0 --matches 3", "even"),
+    ] {
+        fails(&study_line(line, &d), needle);
+    }
 }
 
 #[test]
@@ -400,41 +369,20 @@ fn bad_study_grids_are_refused_before_anything_is_written() {
         fails(&args, needle);
         assert!(!dir.exists(), "{args:?} wrote {}", dir.display());
     }
-    fails(
-        &[
-            "study",
-            "games-per-match",
+    for (line, needle) in [
+        (
+            "study games-per-match --lengths 0..2 --x 0.5 --matches 2",
             "--lengths",
-            "0..2",
-            "--x",
-            "0.5",
-            "--matches",
-            "2",
-            "--out",
-            &d,
-        ],
-        "--lengths",
-    );
-    fails(
-        &[
-            "study",
-            "cube-life",
-            "--lengths",
-            "3",
-            "--x",
-            "0.5",
-            "--matches",
-            "2",
-            "--out",
-            &d,
-            "--coordinator",
-            "http://127.0.0.1:1",
-            "--net",
-            "fast",
-        ],
-        "default nets",
-    );
-    assert!(!dir.exists());
+        ),
+        (
+            "study cube-life --lengths 3 --x 0.5 --matches 2 \
+             --coordinator http://127.0.0.1:1 --net fast",
+            "default nets",
+        ),
+    ] {
+        fails(&study_line(line, &d), needle);
+        assert!(!dir.exists(), "{line} wrote {}", dir.display());
+    }
     // An unknown study is clap's: usage on stderr, exit code 2.
     let out = bgfarm(&["study", "nonsense", "--out", &d]);
     assert_eq!(out.status.code(), Some(2));
