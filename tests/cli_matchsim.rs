@@ -264,23 +264,10 @@ fn out_dir(name: &str) -> PathBuf {
 fn cube_life_study_writes_its_report() {
     let dir = out_dir("study_cube_life");
     let d = dir.to_string_lossy().to_string();
-    let out = bgfarm(&[
-        "study",
-        "cube-life",
-        "--lengths",
-        "3",
-        "--x",
-        "0,0.5,1",
-        "--matches",
-        "4",
-        "--out",
+    succeeds(&study_line(
+        "study cube-life --lengths 3 --x 0,0.5,1 --matches 4",
         &d,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ));
     let csv = std::fs::read_to_string(dir.join("cube_life.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(csv.starts_with("length,x,baseline,matches,ppm,se"));
@@ -294,23 +281,10 @@ fn cube_life_study_writes_its_report() {
 fn games_per_match_study_writes_its_report() {
     let dir = out_dir("study_games");
     let d = dir.to_string_lossy().to_string();
-    let out = bgfarm(&[
-        "study",
-        "games-per-match",
-        "--lengths",
-        "1..3",
-        "--x",
-        "0.7",
-        "--matches",
-        "4",
-        "--out",
+    succeeds(&study_line(
+        "study games-per-match --lengths 1..3 --x 0.7 --matches 4",
         &d,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ));
     let csv = std::fs::read_to_string(dir.join("games_per_match.csv")).expect("csv");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 4, "{csv}");
