@@ -71,13 +71,17 @@ sed -n '2000001,$p' pos_train.txt | head -n "$(largest "$rollout_sizes")" >pos_r
 "$lab" train label --net default --positions pos_rollout.txt --out rollout12.txt \
     --rollout 12 --seed 3 "${labellers[@]}"
 
+judge() {
+    local name=$1
+    echo "== $name: dev set, paired against the default nets"
+    "$lab" bench hint --ply 0 --file "$dev" --net "fit-$name/nets.safetensors" \
+        --baseline default | sed -n '/^Paired/,/^all/p'
+}
 fit_and_judge() {
     local name=$1 data=$2
     "$lab" train fit --data "$data" --init default --nets contact --epochs 10 \
         --lr-start 0.0003 --lr-end 0.00003 --out "fit-$name" | tail -1
-    echo "== $name: dev set, paired against the default nets"
-    "$lab" bench hint --ply 0 --file "$dev" --net "fit-$name/nets.safetensors" \
-        --baseline default | sed -n '/^Paired/,/^all/p'
+    judge "$name"
 }
 for n in $sizes; do
     head -n "$n" ply2.txt >"ply2-$n.txt"
@@ -97,7 +101,5 @@ for n in $groups; do
     "$lab" train fit --data "$ply2_all" --siblings "siblings-$n.txt" --sibling-weight 32 \
         --init default --nets contact --epochs 10 --lr-start 0.001 --lr-end 0.00003 \
         --out "fit-siblings-$n" | tail -1
-    echo "== siblings-$n: dev set, paired against the default nets"
-    "$lab" bench hint --ply 0 --file "$dev" --net "fit-siblings-$n/nets.safetensors" \
-        --baseline default | sed -n '/^Paired/,/^all/p'
+    judge "siblings-$n"
 done

@@ -98,13 +98,10 @@ impl QuantizedLayer {
         }
     }
 
-    /// Units of the layer (0: none).
-    pub fn mid(&self) -> usize {
-        self.mid
-    }
-
-    /// Fraction bits of each unit's weights.
-    pub fn weight_bits(&self) -> Vec<i32> {
+    /// Fraction bits of each unit's weights (for the tests: the kernels read only
+    /// the scales).
+    #[cfg(test)]
+    fn weight_bits(&self) -> Vec<i32> {
         self.scales
             .iter()
             .map(|&s| (-f64::from(s).log2()).round() as i32 - ACT_BITS as i32)
@@ -323,7 +320,7 @@ mod tests {
             let mut fast = vec![0f32; mid];
             // SAFETY: AVX2 detected; the shapes are the layer's.
             unsafe { second_layer_avx2(&q, &bm, &packed, &mut fast) };
-            assert_eq!(out.map_bits(), fast.map_bits());
+            assert_eq!(bits_of(&out), bits_of(&fast));
         }
     }
 
@@ -350,12 +347,7 @@ mod tests {
         );
     }
 
-    trait Bits {
-        fn map_bits(&self) -> Vec<u32>;
-    }
-    impl Bits for Vec<f32> {
-        fn map_bits(&self) -> Vec<u32> {
-            self.iter().map(|x| x.to_bits()).collect()
-        }
+    fn bits_of(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
     }
 }
