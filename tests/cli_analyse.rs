@@ -312,6 +312,97 @@ fn errors_are_rolled_out_cubeful_at_their_score() {
     }
 }
 
+/// Cube errors over the threshold: both branches of the decision rolled out cubeful
+/// at its cube and score (MWC here), the figures those of `bgfarm rollout
+/// ID:MATCHID --cubeful` alone (same dice), the best choice and the error by the
+/// n-ply rating's rule (the doubler's best `max(ND, min(DT, DP))`, the taker's
+/// `min(DT, DP)`), in the text and on the page.
+#[test]
+fn cube_errors_are_rolled_out_cubeful() {
+    let dir = TempDir::new("analyse-cube-rolled");
+    let file = data("three-point.mat");
+    let page = temp(&dir, "cube.html", "");
+    let args = [
+        "analyse",
+        file.as_str(),
+        "--ply",
+        "0",
+        "--rollout-threshold",
+        "0.12",
+        "--rollout-trials",
+        "36",
+        "--html",
+        page.as_str(),
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    let over: Vec<&serde_json::Value> = v["decisions"]
+        .as_array()
+        .expect("decisions")
+        .iter()
+        .filter(|d| d["kind"] != "chequer" && d["played"] != d["best"])
+        .filter(|d| d["error"].as_f64().is_some_and(|e| e >= 0.12))
+        .collect();
+    let cubes = v["cube_rollouts"].as_array().expect("cube_rollouts");
+    assert!(cubes.len() >= 2, "{v}");
+    assert_eq!(cubes.len(), over.len());
+    for (r, d) in cubes.iter().zip(&over) {
+        for k in ["game", "move", "player", "position", "played"] {
+            assert_eq!(r[k], d[k], "{k}: {r} {d}");
+        }
+        assert_eq!(r["trials"], 36);
+        let f = |k: &str| r[k].as_f64().unwrap_or(f64::NAN);
+        let (nd, dt, dp) = (f("no_double"), f("double_take"), f("double_pass"));
+        for x in [nd, dt, dp] {
+            assert!((0.0..=1.0).contains(&x), "{r}");
+        }
+        let double = dt.min(dp);
+        let (best, loss) = match r["played"].as_str() {
+            Some("take") => (if dt <= dp { "take" } else { "drop" }, dt - double),
+            Some("drop") => (if dt <= dp { "take" } else { "drop" }, dp - double),
+            Some("double") => (
+                if double > nd { "double" } else { "no_double" },
+                nd.max(double) - double,
+            ),
+            _ => (
+                if double > nd { "double" } else { "no_double" },
+                nd.max(double) - nd,
+            ),
+        };
+        assert_eq!(r["best"], best, "{r}");
+        assert!((f("error_mwc") - loss).abs() < 1e-9, "{r}");
+        assert!(
+            f("error") >= 0.0 && (f("error") > 0.0) == (loss > 0.0),
+            "{r}"
+        );
+    }
+    let last = cubes.last().expect("a cube rollout");
+    let alone = json(&[
+        "rollout",
+        last["position"].as_str().expect("position"),
+        "--cubeful",
+        "--trials",
+        "36",
+        "--json",
+    ]);
+    let c = &alone["cube_decision"];
+    for k in ["no_double", "double_take", "double_pass", "action"] {
+        assert_eq!(c[k], last[k], "{k}: {alone}");
+    }
+    let out = bgfarm(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Cube actions rolled out (36 trials a branch"),
+        "{text}"
+    );
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert_eq!(
+        html.matches("rolled out (36 trials, cubeful)").count(),
+        cubes.len()
+    );
+}
+
 /// Luck: every roll of each player counted (GNU Backgammon counts 107 and 110 on
 /// this match), a luck per chequer decision, the totals consistent with the rate,
 /// and the luck-adjusted result the actual result minus the player's luck plus the

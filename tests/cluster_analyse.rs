@@ -1,6 +1,7 @@
 //! A match analysis on a cluster (`bgfarm analyse FILE --coordinator URL`) over
-//! real processes: the workers rate the units the file lists and the report
-//! equals the embedded analysis's byte for byte, timing and threads aside; the
+//! real processes: the workers rate the units the file lists and roll out the
+//! errors (chequer plays and cube actions), and the report equals the embedded
+//! analysis's byte for byte, timing and threads aside; the
 //! coordinator's page shows the finished job; a file too large for a job is
 //! refused with a clear error.
 
@@ -39,8 +40,11 @@ fn a_cluster_analysis_equals_the_embedded_one() {
         &["--metrics-listen", "127.0.0.1:0"],
     );
     let _w = work(&dir, "worker", &c.url, &[]);
-    let embedded = spawn(&analysis(&["--threads", "1"]));
-    let remote = spawn(&analysis(&["--coordinator", &c.url]));
+    let rollouts = ["--rollout-threshold", "0.12", "--rollout-trials", "36"];
+    let embedded = spawn(&analysis(&[&["--threads", "1"][..], &rollouts].concat()));
+    let remote = spawn(&analysis(
+        &[&["--coordinator", c.url.as_str()][..], &rollouts].concat(),
+    ));
     let remote = scrubbed(output_json(&remote.output()));
     let embedded = scrubbed(output_json(&embedded.output()));
     assert!(
@@ -49,6 +53,12 @@ fn a_cluster_analysis_equals_the_embedded_one() {
             .is_some_and(|d| !d.is_empty()),
         "{remote}"
     );
+    for k in ["rollouts", "cube_rollouts"] {
+        assert!(
+            remote[k].as_array().is_some_and(|r| !r.is_empty()),
+            "{k}: {remote}"
+        );
+    }
     assert_eq!(remote, embedded);
 
     let (code, page) = http_get(c.metrics.as_deref().expect("metrics"), "/job/1");

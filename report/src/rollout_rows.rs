@@ -29,7 +29,7 @@ pub struct JsonCandidate {
 }
 
 /// The cube decision a cubeful rollout of a position before the roll measures.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Debug)]
 pub struct JsonCubeDecision {
     pub no_double: f64,
     pub no_double_se: f64,

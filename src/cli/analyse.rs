@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .map(|r| r.emg);
     }
     let luck_stats = luck::stats(&m, &rolls, met.as_ref());
-    let rolled = rollouts::roll_out(&args.rollouts, &args.eval.net, &decisions)?;
+    let rolled = rollouts::roll_out(&args.rollouts, &args.eval.net, &m, &decisions)?;
     let seconds = start.elapsed().as_secs_f64();
     let info = report::Info {
         file: &args.file,
@@ -156,7 +156,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         met: met.as_ref().map(|t| t.name().to_string()),
         seconds,
         threads,
-        rollouts: &rolled,
+        rollouts: &rolled.plays,
+        cube_rollouts: &rolled.cubes,
         luck: &luck_stats,
         luck_ply,
         luck_seconds,

@@ -182,6 +182,33 @@ impl CubeChoice {
     }
 }
 
+/// The best choice at a cube decision whose doubler's values are `nd` (no double),
+/// `dt` (double/take) and `dp` (double/pass), and what `choice` loses against it
+/// (>= 0, in the values' units): the doubler's best is `max(ND, min(DT, DP))`, the
+/// taker's `min(DT, DP)`. Used with the n-ply lookahead's values ([`cube`]) and with
+/// a rollout's (`bgfarm analyse --rollout-threshold`).
+pub fn cube_choice_loss(choice: CubeChoice, nd: f64, dt: f64, dp: f64) -> (&'static str, f64) {
+    let double = dt.min(dp);
+    let (chosen, best, best_name) = match choice {
+        CubeChoice::NoDouble | CubeChoice::Double => {
+            let best_name = if double > nd { "double" } else { "no_double" };
+            let chosen = if choice == CubeChoice::Double {
+                double
+            } else {
+                nd
+            };
+            (chosen, nd.max(double), best_name)
+        }
+        // The taker minimises the doubler's value.
+        CubeChoice::Take | CubeChoice::Drop => {
+            let best_name = if dt <= dp { "take" } else { "drop" };
+            let chosen = if choice == CubeChoice::Take { dt } else { dp };
+            (-chosen, -double, best_name)
+        }
+    };
+    (best_name, (best - chosen).max(0.0))
+}
+
 /// A cube decision's rating, and whether it counts as a decision (see
 /// [`cube`]).
 pub struct CubeRated {
@@ -235,24 +262,7 @@ pub fn cube<A: Analyst + ?Sized>(
     };
     let nd = r.no_double;
     let double = dt.min(dp);
-    let (chosen, best, best_name) = match choice {
-        CubeChoice::NoDouble | CubeChoice::Double => {
-            let best_name = if double > nd { "double" } else { "no_double" };
-            let chosen = if choice == CubeChoice::Double {
-                double
-            } else {
-                nd
-            };
-            (chosen, nd.max(double), best_name)
-        }
-        // The taker minimises the doubler's value.
-        CubeChoice::Take | CubeChoice::Drop => {
-            let best_name = if dt <= dp { "take" } else { "drop" };
-            let chosen = if choice == CubeChoice::Take { dt } else { dp };
-            (-chosen, -double, best_name)
-        }
-    };
-    let loss = (best - chosen).max(0.0);
+    let (best_name, loss) = cube_choice_loss(choice, nd, dt, dp);
     let norm = emg_per_unit(set, met);
     let counted = match choice {
         CubeChoice::NoDouble => double > nd || (nd - double) * norm < 0.16,

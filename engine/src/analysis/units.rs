@@ -11,7 +11,7 @@ use super::{luck::Roll, Setting};
 use crate::cube::{Cube, Owner};
 use crate::ids::match_id::{CubeOwner, MatchState};
 use crate::ids::position_id;
-use crate::matchfile::{Action, ActionKind, Game, Match};
+use crate::matchfile::{Action, ActionKind, CubeState, Game, Match};
 use crate::met::{MatchScore, MetError};
 
 /// What a decision was about.
@@ -94,19 +94,30 @@ pub fn on_roll(a: &Action) -> u8 {
 
 /// The cube and score of an action, seen by the player on roll.
 pub fn setting_at(m: &Match, game: &Game, a: &Action) -> Result<Setting, MetError> {
-    let me = on_roll(a);
+    setting_of(m, game.score, game.crawford, a.cube, on_roll(a))
+}
+
+/// The cube and score seen by player `me` in a game of `m` that started at `score`
+/// (player 0 first), the cube at `cube`.
+pub fn setting_of(
+    m: &Match,
+    score: [u32; 2],
+    crawford: bool,
+    cube: CubeState,
+    me: u8,
+) -> Result<Setting, MetError> {
     let cube = Cube {
-        value: a.cube.value,
-        owner: match a.cube.owner {
+        value: cube.value,
+        owner: match cube.owner {
             None => Owner::Centred,
             Some(o) if o == me => Owner::Mover,
             Some(_) => Owner::Opponent,
         },
     };
     let score = if m.length > 0 {
-        let away = m.length.saturating_sub(game.score[me as usize]);
-        let opp = m.length.saturating_sub(game.score[1 - me as usize]);
-        let crawford = game.crawford && (away == 1) != (opp == 1);
+        let away = m.length.saturating_sub(score[me as usize]);
+        let opp = m.length.saturating_sub(score[1 - me as usize]);
+        let crawford = crawford && (away == 1) != (opp == 1);
         Some((m.length, MatchScore::new(away, opp, crawford)?))
     } else {
         None

@@ -11,7 +11,7 @@
 //! (moves, position IDs) is escaped.
 
 use super::report::{mark, sections, stats, Info, DOUBTFUL};
-use super::rollouts::RolledOut;
+use super::rollouts::{CubeRolledOut, RolledOut};
 use super::{CubeChoice, Decision, Kind};
 use bgfarm_report::board_svg::{self, Board};
 use bgfarm_report::markup::escape;
@@ -86,10 +86,12 @@ pub fn page(info: &Info<'_>, decisions: &[Decision]) -> String {
     let shown: Vec<&Decision> = decisions
         .iter()
         .filter(|d| {
-            d.rated.error.is_some_and(|e| e >= DOUBTFUL) || rollout_of(info.rollouts, d).is_some()
+            d.rated.error.is_some_and(|e| e >= DOUBTFUL)
+                || rollout_of(info.rollouts, d).is_some()
+                || cube_rollout_of(info.cube_rollouts, d).is_some()
         })
         .collect();
-    let rolled = if info.rollouts.is_empty() {
+    let rolled = if info.rollouts.is_empty() && info.cube_rollouts.is_empty() {
         ""
     } else {
         " or rolled out"
@@ -117,6 +119,15 @@ fn rollout_of<'a>(rollouts: &'a [RolledOut], d: &Decision) -> Option<&'a RolledO
     rollouts
         .iter()
         .find(|r| (r.game, r.move_no, &r.position) == (d.game, d.move_no, &d.position))
+}
+
+fn cube_rollout_of<'a>(rollouts: &'a [CubeRolledOut], d: &Decision) -> Option<&'a CubeRolledOut> {
+    let Kind::Cube(choice) = d.kind else {
+        return None;
+    };
+    rollouts.iter().find(|r| {
+        (r.game, r.move_no, r.player, r.played) == (d.game, d.move_no, d.player, choice.as_str())
+    })
 }
 
 /// The board before a decision, from the side of the player on roll.
@@ -210,6 +221,34 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
             );
         }
         o.push_str("</table>\n");
+    }
+    if let Some(r) = cube_rollout_of(info.cube_rollouts, d) {
+        let units = if info.m.length > 0 {
+            "MWC"
+        } else {
+            "equity per cube"
+        };
+        let _ = writeln!(
+            o,
+            "<table class=\"rollout\"><tr><th class=\"l\">rolled out ({} trials, cubeful)</th>\
+             <th>{units}</th><th>SE</th></tr>\
+             <tr><td class=\"l\">no double</td><td>{:+.4}</td><td>{:.4}</td></tr>\
+             <tr><td class=\"l\">double/take</td><td>{:+.4}</td><td>{:.4}</td></tr>\
+             <tr><td class=\"l\">double/pass</td><td>{:+.4}</td><td></td></tr></table>\n\
+             <p class=\"note\">By the rollout: {}; played {}, best {}: error {:.3} EMG{}.</p>",
+            r.trials,
+            r.decision.no_double,
+            r.decision.no_double_se,
+            r.decision.double_take,
+            r.decision.double_take_se,
+            r.decision.double_pass,
+            r.decision.action.replace('_', " "),
+            r.played,
+            r.best,
+            r.error,
+            r.error_mwc
+                .map_or(String::new(), |x| format!(" ({:.2}% MWC)", 100.0 * x)),
+        );
     }
     o.push_str("</section>\n");
 }

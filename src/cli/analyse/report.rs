@@ -33,6 +33,8 @@ pub struct Info<'a> {
     pub threads: usize,
     /// `--rollout-threshold`'s rollouts (empty without it).
     pub rollouts: &'a [super::rollouts::RolledOut],
+    /// The cube errors rolled out (`--rollout-threshold`), cubeful.
+    pub cube_rollouts: &'a [super::rollouts::CubeRolledOut],
     /// Each player's luck and result.
     pub luck: &'a [super::luck::LuckStats; 2],
     /// The ply of the luck's plays, and the seconds the luck took.
@@ -187,7 +189,18 @@ struct JsonOut<'a> {
     /// The errors rolled out (`--rollout-threshold`), cubeless equities.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     rollouts: &'a [super::rollouts::RolledOut],
+    /// The cube errors rolled out, cubeful: money equity per cube or MWC.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    cube_rollouts: Vec<JsonCubeRollout<'a>>,
     seconds: f64,
+}
+
+/// A cube rollout with the decider's name.
+#[derive(Serialize)]
+struct JsonCubeRollout<'a> {
+    #[serde(flatten)]
+    rolled: &'a super::rollouts::CubeRolledOut,
+    player: &'a str,
 }
 
 fn kind_name(k: Kind) -> &'static str {
@@ -230,6 +243,14 @@ pub fn json(info: &Info<'_>, decisions: &[Decision]) -> Result<String, serde_jso
             })
             .collect(),
         rollouts: info.rollouts,
+        cube_rollouts: info
+            .cube_rollouts
+            .iter()
+            .map(|r| JsonCubeRollout {
+                rolled: r,
+                player: &info.m.players[usize::from(r.player)],
+            })
+            .collect(),
         seconds: info.seconds,
     };
     serde_json::to_string(&out)
@@ -412,6 +433,31 @@ pub fn text(info: &Info<'_>, decisions: &[Decision]) -> String {
                     p.notation, p.equity, p.equity_se
                 );
             }
+        }
+    }
+    if let Some(first) = info.cube_rollouts.first() {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "Cube actions rolled out ({} trials a branch, cubeful: the doubler's money \
+             equity per cube or MWC, ± SE):",
+            first.trials
+        );
+        for r in info.cube_rollouts {
+            let mwc = r
+                .error_mwc
+                .map_or(String::new(), |x| format!(", {:.2}% MWC", 100.0 * x));
+            let _ = writeln!(
+                o,
+                "  game {} move {} {}: {}; played {}, best {}: -{:.3}{mwc}",
+                r.game,
+                r.move_no,
+                info.m.players[usize::from(r.player)],
+                bgfarm_report::rollout_table::decision_text(&r.decision),
+                r.played,
+                r.best,
+                r.error,
+            );
         }
     }
     let _ = writeln!(

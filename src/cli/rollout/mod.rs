@@ -84,17 +84,25 @@ fn planned(
     Ok((plan, spec, dice))
 }
 
-/// Rolls out the plays `moves` (notation, comma-separated) of each `(position, dice,
-/// moves)` as one job with `args`'s settings (embedded, or on `args`'s
-/// coordinator): each item's candidates in the order of its moves, as the report
-/// rows give them (the mover's equity and its SE). What `bgfarm analyse
-/// --rollout-threshold` rolls out. A cubeful rollout (`--cubeful`) runs one job per
-/// score among the items (a job has one set of cube rules); each item's figures are
-/// those of rolling it out alone either way.
+/// One item's rollout from [`roll_out_plays`]: its candidates' rows in the order of
+/// its moves (the mover's equity and its SE), and for an item without dice in a
+/// cubeful rollout the cube decision of its two branches.
+pub struct ItemRollout {
+    pub rows: Vec<bgfarm_report::rollout_rows::JsonCandidate>,
+    pub cube: Option<bgfarm_report::rollout_rows::JsonCubeDecision>,
+}
+
+/// Rolls out each `(position, dice, moves)` as one job with `args`'s settings
+/// (embedded, or on `args`'s coordinator): with dice, the plays `moves` (notation,
+/// comma-separated) of that roll; without, the position before the roll (with
+/// `--cubeful`, both branches of its cube decision). What `bgfarm analyse
+/// --rollout-threshold` rolls out. A cubeful rollout runs one job per score among
+/// the items (a job has one set of cube rules); each item's figures are those of
+/// rolling it out alone either way.
 pub fn roll_out_plays(
     args: &Args,
-    items: &[(String, Dice, String)],
-) -> Result<Vec<Vec<bgfarm_report::rollout_rows::JsonCandidate>>, CliError> {
+    items: &[(String, Option<Dice>, Option<String>)],
+) -> Result<Vec<ItemRollout>, CliError> {
     let mut groups: Vec<(Option<bgfarm_engine::rollout::CubeRules>, Vec<usize>)> = Vec::new();
     let mut lines = Vec::new();
     for (i, (typed, dice, moves)) in items.iter().enumerate() {
@@ -107,26 +115,31 @@ pub fn roll_out_plays(
         lines.push(positions::Line {
             typed: typed.clone(),
             input,
-            dice: Some(*dice),
-            moves: Some(moves.clone()),
+            dice: *dice,
+            moves: moves.clone(),
             number: i + 1,
         });
     }
-    let mut out: Vec<Vec<_>> = items.iter().map(|_| Vec::new()).collect();
+    let mut out: Vec<Option<ItemRollout>> = items.iter().map(|_| None).collect();
     for (_, members) in groups {
         let group: Vec<positions::Line> = members.iter().map(|&i| lines[i].clone()).collect();
-        for (i, rows) in members.into_iter().zip(roll_out_lines(args, &group)?) {
-            out[i] = rows;
+        for (i, rolled) in members.into_iter().zip(roll_out_lines(args, &group)?) {
+            out[i] = Some(rolled);
         }
     }
-    Ok(out)
+    Ok(out
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or(ItemRollout {
+                rows: Vec::new(),
+                cube: None,
+            })
+        })
+        .collect())
 }
 
 /// [`roll_out_plays`] of lines that share one set of cube rules: one job.
-fn roll_out_lines(
-    args: &Args,
-    lines: &[positions::Line],
-) -> Result<Vec<Vec<bgfarm_report::rollout_rows::JsonCandidate>>, CliError> {
+fn roll_out_lines(args: &Args, lines: &[positions::Line]) -> Result<Vec<ItemRollout>, CliError> {
     let eval = load_evaluator(&args.net)?;
     let (plan, ranges) = positions::build(args, lines, &eval, "the decisions")?;
     let fp = fingerprint(&eval).to_string();
@@ -134,7 +147,8 @@ fn roll_out_lines(
     let (total, _) = execute(args, &plan, spec, &eval, &fp)?;
     Ok(ranges
         .iter()
-        .map(|r| {
+        .zip(lines)
+        .map(|(r, line)| {
             let part = bgfarm_engine::rollout::RolloutJob {
                 candidates: plan.job.candidates[r.clone()].to_vec(),
                 seed: plan.job.seed,
@@ -143,7 +157,9 @@ fn roll_out_lines(
             let stats = bgfarm_engine::rollout::RolloutStats {
                 per_candidate: total.per_candidate[r.clone()].to_vec(),
             };
-            bgfarm_report::rollout_rows::rows(&part, &stats)
+            let rows = bgfarm_report::rollout_rows::rows(&part, &stats);
+            let cube = bgfarm_report::rollout_rows::cube_decision(&part, &rows, line.dice);
+            ItemRollout { rows, cube }
         })
         .collect())
 }
