@@ -1,10 +1,11 @@
 //! `bgfarm cube` and `bgfarm met` through the built binary: JSON shapes, the
-//! published numbers they must show, and exit code 2 with a one-line error for bad
-//! input.
+//! published numbers they must show, a positions file, and exit code 2 with a
+//! one-line error for bad input.
 
 use bgfarm_engine::ids::match_id::{CubeOwner, MatchState};
 mod common;
 
+use common::cluster::TempDir;
 use common::{bgfarm, fails, json};
 
 const START: &str = "4HPwATDgc/ABMA";
@@ -272,4 +273,50 @@ fn bad_met_input_exits_2() {
     fails(&["met", "--table", "foo"], "unknown match equity table");
     fails(&["met", "--table", "keith:G=x"], "gammon rate");
     fails(&["met", "--length", "65"], "--length");
+}
+
+/// `--positions FILE`: each line decided at its own score and cube, as `bgfarm
+/// cube` decides it alone; a report per line; dice on a line, `--match-id` with
+/// the file, and a match line under `--jacoby` are refused naming the line.
+#[test]
+fn a_positions_file_decides_each_line_at_its_own_score() {
+    let dir = TempDir::new("cube-positions");
+    let lines = [
+        "zJ6DAyDYtsFgIA:MAGgADAAEAAA",
+        START,
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10",
+    ];
+    let text = format!("# cube decisions\n{}\n", lines.join("\n"));
+    let file = dir.file("cubes.txt", &text).to_string_lossy().into_owned();
+    let v = json(&["cube", "--positions", &file, "--ply", "1", "--json"]);
+    let got = v["positions"].as_array().expect("positions");
+    assert_eq!(got.len(), lines.len(), "{v}");
+    for (g, id) in got.iter().zip(lines) {
+        assert_eq!(*g, json(&["cube", id, "--ply", "1", "--json"]), "{id}");
+    }
+    assert_eq!(got[0]["units"], "mwc");
+    assert_eq!(got[1]["units"], "money");
+    let out = bgfarm(&["cube", "--positions", &file]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(
+        text.matches("Proper cube action:").count(),
+        lines.len(),
+        "{text}"
+    );
+    let dice = dir
+        .file("dice.txt", &format!("{START} 31\n"))
+        .to_string_lossy()
+        .into_owned();
+    fails(
+        &["cube", "--positions", &dice],
+        "line 1: a cube line is one position",
+    );
+    let both = bgfarm(&["cube", "--positions", &file, "--match-id", "cAkAAAAAAAAA"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+    fails(
+        &["cube", "--positions", &file, "--jacoby"],
+        "line 2: --jacoby",
+    );
 }

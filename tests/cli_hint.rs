@@ -1,10 +1,11 @@
 //! `bgfarm hint` through the built binary: JSON fields, ranking order, agreement with `bgfarm moves`, independence
-//! from the thread count, custom filters, CSV output, and exit code 2 with a
-//! one-line message for bad input.
+//! from the thread count, custom filters, CSV output, a positions file, and exit
+//! code 2 with a one-line message for bad input.
 
 mod common;
 
-use common::{bgfarm, json};
+use common::cluster::TempDir;
+use common::{bgfarm, fails, json};
 
 /// A middle-game position (from the oracle bench) and its roll.
 const POS: &str = "sM/BATBmzsIBMA";
@@ -310,4 +311,53 @@ fn first_off_lookahead_from_the_cli() {
     };
     let (a, b) = (lose_gammon(&look), lose_gammon(&plain));
     assert!((a - 0.302).abs() < (b - 0.302).abs(), "{a} {b}");
+}
+
+/// `--positions FILE`: each line's hint is the one `bgfarm hint` gives it alone
+/// (dice from the line or from the XGID), in the file's order, comments skipped;
+/// the text report has a table per line; a line without dice, a line with moves
+/// and a position given with the file are refused naming what is wrong.
+#[test]
+fn a_positions_file_gives_each_line_s_hint() {
+    let dir = TempDir::new("hint-positions");
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
+    let text = format!("# three hints\n{POS} 13\n\n{xgid}\n4HPwATDgc/ABMA 66\n");
+    let file = dir.file("list.txt", &text).to_string_lossy().into_owned();
+    let v = json(&["hint", "--positions", &file, "--ply", "1", "--json"]);
+    let got = v["positions"].as_array().expect("positions");
+    assert_eq!(got.len(), 3, "{v}");
+    for (g, (id, dice)) in got
+        .iter()
+        .zip([(POS, "13"), (xgid, "52"), ("4HPwATDgc/ABMA", "66")])
+    {
+        let alone = json(&["hint", id, dice, "--ply", "1", "--json"]);
+        assert_eq!(g["position"], id);
+        assert_eq!(g["moves"], alone["moves"], "{id}");
+        assert_eq!(g["dice"], alone["dice"], "{id}");
+    }
+    let out = bgfarm(&["hint", "--positions", &file, "--ply", "0"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(table.matches(" to play ").count(), 3, "{table}");
+    let no_dice = dir
+        .file("nodice.txt", "4HPwATDgc/ABMA\n")
+        .to_string_lossy()
+        .into_owned();
+    fails(&["hint", "--positions", &no_dice], "line 1: no dice");
+    let moves = dir
+        .file("moves.txt", "4HPwATDgc/ABMA\n4HPwATDgc/ABMA 31 8/5,6/5\n")
+        .to_string_lossy()
+        .into_owned();
+    fails(&["hint", "--positions", &moves], "line 1: no dice");
+    let moves = dir
+        .file("moves2.txt", "4HPwATDgc/ABMA 31 8/5,6/5\n")
+        .to_string_lossy()
+        .into_owned();
+    fails(
+        &["hint", "--positions", &moves],
+        "line 1: a hint line is POSITION [DICE]",
+    );
+    let both = bgfarm(&["hint", "--positions", &file, POS, "13"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }

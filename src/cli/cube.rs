@@ -8,10 +8,16 @@
 //! The score and cube come from the input: `ID:MATCHID`, an XGID, or `--match-id`
 //! (which wins). Without them: money play, cube 1 centred. Money equities are per
 //! unit of the current cube; match values are match-winning chances (MWC).
+//!
+//! `--positions FILE` decides the cube of every line of a positions file (one
+//! position each, as `position_list` reads it, with its own score and cube from its
+//! match ID or XGID): every line is checked first, a bad one named by its line;
+//! then one report per line, or one JSON object `{"positions": [...]}`.
 
-use super::input::parse_position;
+use super::input::{parse_position, PositionInput};
 use super::met::load_table;
 use super::nets::load_evaluator;
+use super::position_list;
 use super::CliError;
 use bgfarm_engine::cube::life::{default_x, LifeClass};
 use bgfarm_engine::cube::lookahead::{Lookahead, MAX_PLIES};
@@ -26,11 +32,18 @@ use serde::Serialize;
 #[derive(clap::Args)]
 pub struct Args {
     /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
-    pub position: String,
+    #[arg(required_unless_present = "positions")]
+    pub position: Option<String>,
     /// GNU Backgammon match ID with the score, cube and player on roll (overrides
     /// one given with the position).
     #[arg(long)]
     pub match_id: Option<String>,
+    /// Decide the cube of every line of FILE instead: one position a line (a GNU
+    /// Backgammon `ID:MATCHID` or an XGID, each with its own score and cube), `#`
+    /// for comments; one report per line, or one JSON object with a `positions`
+    /// array.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "match_id"])]
+    pub positions: Option<std::path::PathBuf>,
     /// Cubeful lookahead depth, 0 to 3: 0 applies Janowski's formulas to the static
     /// evaluation; n averages the rolls n deep with each side's cube decision at its
     /// turn, Janowski at the leaves.
@@ -127,11 +140,6 @@ fn from_xgid(x: &Xgid) -> Result<Setting, CliError> {
     })
 }
 
-/// The setting from the input text and `--match-id`.
-fn setting(args: &Args, match_state: Option<MatchState>) -> Result<Setting, CliError> {
-    setting_from(&args.position, args.match_id.as_deref(), match_state)
-}
-
 /// The cube and score a command's position text (`ID`, `ID:MATCHID` or an XGID) and
 /// `--match-id` describe; money with a centred cube 1 when they say nothing.
 pub(super) fn setting_from(
@@ -173,7 +181,7 @@ struct CubeJson {
 
 #[derive(Serialize)]
 struct JsonOut<'a> {
-    position: &'a str,
+    position: String,
     #[serde(rename = "match")]
     match_play: Option<MatchJson<'a>>,
     cube: CubeJson,
@@ -206,6 +214,23 @@ fn owner_name(o: Owner) -> &'static str {
     }
 }
 
+/// `--positions`: every line's decision.
+#[derive(Serialize)]
+struct JsonList<'a> {
+    positions: Vec<JsonOut<'a>>,
+}
+
+/// One position's cube decision and what the report says of it.
+struct Decided {
+    typed: String,
+    set: Setting,
+    jacoby: bool,
+    x: f64,
+    x_source: String,
+    probs: [f32; 5],
+    analysis: CubeAnalysis,
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.ply > MAX_PLIES {
         return Err(CliError::msg(format!(
@@ -221,27 +246,101 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
     }
-    let input = parse_position(&args.position)?;
-    let pos = input.position;
-    if terminal_probs(&pos).is_some() {
+    // Every position and its setting checked before anything is evaluated.
+    let mut items: Vec<(String, PositionInput, Setting)> = Vec::new();
+    match (&args.positions, &args.position) {
+        (Some(path), _) => {
+            for l in position_list::read(path)? {
+                let at = |e: &dyn std::fmt::Display| {
+                    CliError::msg(format!("{}: line {}: {e}", path.display(), l.number))
+                };
+                if l.moves.is_some() || (l.dice.is_some() && l.dice != l.input.dice) {
+                    return Err(at(
+                        &"a cube line is one position: no dice or moves after it",
+                    ));
+                }
+                let set = checked_setting(&args, &l.typed, None, &l.input).map_err(|e| at(&e))?;
+                items.push((l.typed, l.input, set));
+            }
+        }
+        (None, Some(typed)) => {
+            let input = parse_position(typed)?;
+            let set = checked_setting(&args, typed, args.match_id.as_deref(), &input)?;
+            items.push((typed.trim().to_string(), input, set));
+        }
+        (None, None) => return Err(CliError::msg("give a position or --positions FILE")),
+    }
+    let met = match items.iter().any(|(_, _, set)| set.score.is_some()) {
+        true => Some(load_table(&args.met)?),
+        false => None,
+    };
+    let eval = load_evaluator(&args.net)?;
+    let decided: Vec<Decided> = items
+        .into_iter()
+        .map(|(typed, input, set)| decide(&args, &eval, met.as_ref(), typed, &input, set))
+        .collect();
+    if args.json {
+        let outs: Vec<JsonOut> = decided
+            .iter()
+            .map(|d| json_of(&args, met.as_ref(), d))
+            .collect();
+        let text = if args.positions.is_some() {
+            serde_json::to_string(&JsonList { positions: outs })?
+        } else {
+            outs.first()
+                .map(serde_json::to_string)
+                .transpose()?
+                .unwrap_or_default()
+        };
+        println!("{text}");
+        return Ok(());
+    }
+    for (i, d) in decided.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        print_text(&args, met.as_ref(), d);
+    }
+    Ok(())
+}
+
+/// The setting of one position (`--match-id` over its own), refused where the game
+/// is over, the cube is beyond 32768 or the Jacoby rule meets a match.
+fn checked_setting(
+    args: &Args,
+    typed: &str,
+    match_id: Option<&str>,
+    input: &PositionInput,
+) -> Result<Setting, CliError> {
+    if terminal_probs(&input.position).is_some() {
         return Err(CliError::msg(
             "the game is over in this position: there is no cube decision",
         ));
     }
-    let set = setting(&args, input.match_state)?;
+    let set = setting_from(typed, match_id, input.match_state)?;
     if set.cube.value > 1 << 15 {
         return Err(CliError::msg("the cube value is above 32768"));
     }
-    let jacoby = args.jacoby || set.jacoby;
-    if jacoby && set.score.is_some() {
+    if (args.jacoby || set.jacoby) && set.score.is_some() {
         return Err(CliError::msg(
             "--jacoby applies to money play only; this position is in a match",
         ));
     }
-    let met = match set.score {
-        Some(_) => Some(load_table(&args.met)?),
-        None => None,
-    };
+    Ok(set)
+}
+
+/// The cube decision of one position: Janowski at 0-ply, the lookahead deeper.
+fn decide(
+    args: &Args,
+    eval: &impl Evaluator,
+    met: Option<&MatchEquityTable>,
+    typed: String,
+    input: &PositionInput,
+    set: Setting,
+) -> Decided {
+    let pos = input.position;
+    let jacoby = args.jacoby || set.jacoby;
+    let met = met.filter(|_| set.score.is_some());
     let (x, x_source) = match args.x {
         Some(x) => (x, "given".to_string()),
         None => (
@@ -249,69 +348,66 @@ pub fn run(args: Args) -> Result<(), CliError> {
             format!("{} default", LifeClass::of(&pos).as_str()),
         ),
     };
-    let eval = load_evaluator(&args.net)?;
     let probs = eval.evaluate(&pos).sanitized();
     let odds = GameOdds::from_probs(&probs);
-    let mut analysis = analyse(&odds, &set, met.as_ref(), x, jacoby);
+    let mut analysis = analyse(&odds, &set, met, x, jacoby);
     if args.ply > 0 {
         // Lookahead values and decision; the take and cash points stay 0-ply.
-        let spot = spot(&set, met.as_ref(), jacoby);
-        let r = Lookahead::new(&eval, args.x).analyse(&pos, &spot, args.ply);
+        let spot = spot(&set, met, jacoby);
+        let r = Lookahead::new(eval, args.x).analyse(&pos, &spot, args.ply);
         analysis.no_double = r.no_double;
         analysis.double_take = r.double_take;
         analysis.double_pass = r.double_pass;
         analysis.decision = r.decision;
     }
-
-    if args.json {
-        let out = JsonOut {
-            position: args.position.trim(),
-            match_play: match (set.score, &met) {
-                (Some((length, s)), Some(t)) => Some(MatchJson {
-                    length,
-                    away: s.away,
-                    opp_away: s.opp_away,
-                    crawford: s.crawford,
-                    met: t.name(),
-                }),
-                _ => None,
-            },
-            cube: CubeJson {
-                value: set.cube.value,
-                owner: owner_name(set.cube.owner),
-            },
-            jacoby,
-            ply: args.ply,
-            x,
-            x_source,
-            probs: probs.0,
-            units: match analysis.units {
-                bgfarm_engine::cube::decision::Units::Money => "money",
-                bgfarm_engine::cube::decision::Units::Mwc => "mwc",
-            },
-            cubeless: analysis.cubeless,
-            no_double: analysis.no_double,
-            double_take: analysis.double_take,
-            double_pass: analysis.double_pass,
-            decision: analysis.decision.as_str(),
-            equity: analysis.equity(),
-            take_point: analysis.take_point,
-            cash_point: analysis.cash_point,
-        };
-        println!("{}", serde_json::to_string(&out)?);
-        return Ok(());
-    }
-    print_text(
-        &args,
-        &set,
-        met.as_ref(),
-        x,
-        &x_source,
+    Decided {
+        typed,
+        set,
         jacoby,
-        &probs.0,
-        &analysis,
-    );
-    Ok(())
+        x,
+        x_source,
+        probs: probs.0,
+        analysis,
+    }
+}
+
+/// The JSON object of one decision.
+fn json_of<'a>(args: &Args, met: Option<&'a MatchEquityTable>, d: &Decided) -> JsonOut<'a> {
+    let (set, analysis) = (&d.set, &d.analysis);
+    JsonOut {
+        position: d.typed.clone(),
+        match_play: match (set.score, met) {
+            (Some((length, s)), Some(t)) => Some(MatchJson {
+                length,
+                away: s.away,
+                opp_away: s.opp_away,
+                crawford: s.crawford,
+                met: t.name(),
+            }),
+            _ => None,
+        },
+        cube: CubeJson {
+            value: set.cube.value,
+            owner: owner_name(set.cube.owner),
+        },
+        jacoby: d.jacoby,
+        ply: args.ply,
+        x: d.x,
+        x_source: d.x_source.clone(),
+        probs: d.probs,
+        units: match analysis.units {
+            bgfarm_engine::cube::decision::Units::Money => "money",
+            bgfarm_engine::cube::decision::Units::Mwc => "mwc",
+        },
+        cubeless: analysis.cubeless,
+        no_double: analysis.no_double,
+        double_take: analysis.double_take,
+        double_pass: analysis.double_pass,
+        decision: analysis.decision.as_str(),
+        equity: analysis.equity(),
+        take_point: analysis.take_point,
+        cash_point: analysis.cash_point,
+    }
 }
 
 fn spot<'a>(set: &Setting, met: Option<&'a MatchEquityTable>, jacoby: bool) -> CubeSpot<'a> {
@@ -343,17 +439,9 @@ fn analyse(
     model.analyse(odds, &spot)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn print_text(
-    args: &Args,
-    set: &Setting,
-    met: Option<&MatchEquityTable>,
-    x: f64,
-    x_source: &str,
-    jacoby: bool,
-    p: &[f32; 5],
-    a: &CubeAnalysis,
-) {
+fn print_text(args: &Args, met: Option<&MatchEquityTable>, d: &Decided) {
+    let (set, a, p, x, jacoby) = (&d.set, &d.analysis, &d.probs, d.x, d.jacoby);
+    let x_source = &d.x_source;
     let owner = match set.cube.owner {
         Owner::Centred => "centred",
         Owner::Mover => "owned by the player on roll",
@@ -371,8 +459,7 @@ fn print_text(
     };
     println!(
         "Position {}: {play}; cube {} {owner}",
-        args.position.trim(),
-        set.cube.value
+        d.typed, set.cube.value
     );
     println!(
         "0-ply cubeless: win {:.2}% (gammon {:.2}%, backgammon {:.2}%), lose {:.2}% (gammon {:.2}%, backgammon {:.2}%)",

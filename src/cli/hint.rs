@@ -13,21 +13,38 @@
 //! the play seen by the next player (as `bgfarm moves` prints it) and `probs` are
 //! `[win, win gammon, win backgammon, lose gammon, lose backgammon]` for the player
 //! on roll.
+//!
+//! `--positions FILE` ranks the plays of every line of a positions file
+//! (`POSITION [DICE]`, as `position_list` reads it; the dice from the line or the
+//! ID) with one engine and one evaluation cache: a table per line, or one JSON
+//! object `{"positions": [...]}` of the objects above. Every line is checked before
+//! anything is searched, and a bad one is named by its line.
 
 use super::input::{dice_for, parse_position};
+use super::position_list;
 use super::search_args::{check_ply, parse_filter, CacheArgs, EvalArgs};
 use super::CliError;
+use bgfarm_cli_common::engine_args::search_args::Engine;
 use bgfarm_engine::ids::position_id;
 use bgfarm_engine::notation::format_move;
+use bgfarm_engine::search::filter::Ladder;
+use bgfarm_engine::{Dice, Position};
 use serde::Serialize;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Position: GNU Backgammon position ID (optionally `ID:MATCHID`) or XGID.
-    pub position: String,
+    #[arg(required_unless_present = "positions")]
+    pub position: Option<String>,
     /// Dice, e.g. `31` or `3-1`. May be omitted when the XGID or match ID holds dice.
     pub dice: Option<String>,
+    /// Rank the plays of every line of FILE instead: one line each, `POSITION
+    /// [DICE]` (a GNU Backgammon ID or an XGID, whose dice are played when DICE is
+    /// left out), `#` for comments; one table per line, or one JSON object with a
+    /// `positions` array.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "dice"])]
+    pub positions: Option<std::path::PathBuf>,
     /// Search depth in GNU Backgammon's plies (0 = the raw nets), 0 to 3.
     #[arg(long, default_value_t = 2)]
     pub ply: u8,
@@ -58,8 +75,8 @@ struct JsonMove {
 }
 
 #[derive(Serialize)]
-struct JsonOut<'a> {
-    position: &'a str,
+struct JsonOut {
+    position: String,
     dice: [u8; 2],
     ply: u8,
     filter: String,
@@ -67,52 +84,124 @@ struct JsonOut<'a> {
     seconds: f64,
 }
 
+/// `--positions`: every line's hint.
+#[derive(Serialize)]
+struct JsonList {
+    positions: Vec<JsonOut>,
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
-    let input = parse_position(&args.position)?;
-    let dice = dice_for(&input, args.dice.as_deref())?;
     let ply = check_ply(args.ply)?;
     let filter = parse_filter(&args.filter)?;
-    if input.position.game_over() {
-        return Err(CliError::msg(
-            "the game in this position is over: nobody moves",
-        ));
-    }
+    // Every position checked before the engine is built or anything searched.
+    let items: Vec<(String, Position, Dice)> = match (&args.positions, &args.position) {
+        (Some(path), _) => position_list::read(path)?
+            .into_iter()
+            .map(|l| {
+                let at = |e: &str| {
+                    CliError::msg(format!("{}: line {}: {e}", path.display(), l.number))
+                };
+                if l.moves.is_some() {
+                    return Err(at("a hint line is POSITION [DICE]: no moves after the dice"));
+                }
+                let dice = l.dice.ok_or_else(|| {
+                    at("no dice: add them after the position (e.g. 31) or use an ID with dice rolled")
+                })?;
+                Ok((l.typed, l.input.position, dice))
+            })
+            .collect::<Result<_, _>>()?,
+        (None, Some(typed)) => {
+            let input = parse_position(typed)?;
+            let dice = dice_for(&input, args.dice.as_deref())?;
+            if input.position.game_over() {
+                return Err(CliError::msg(
+                    "the game in this position is over: nobody moves",
+                ));
+            }
+            vec![(typed.trim().to_string(), input.position, dice)]
+        }
+        (None, None) => return Err(CliError::msg("give a position or --positions FILE")),
+    };
     let engine = args.eval.engine(args.cache.cache_mib)?;
     let ladder = filter.ladder(ply);
-    let start = Instant::now();
-    let ranked = engine.rank_parallel(&input.position, dice, ply, &ladder);
-    let seconds = start.elapsed().as_secs_f64();
-    let moves: Vec<JsonMove> = ranked
+    let filter_name = filter.to_string();
+    let outs: Vec<JsonOut> = items
         .iter()
-        .map(|c| JsonMove {
-            notation: format_move(&c.mv),
-            result: position_id::encode(&c.mv.next_position()),
-            equity: c.equity(),
-            probs: c.probs.0,
-            ply: c.ply,
-        })
+        .map(|(typed, pos, dice)| hint(&engine, &ladder, (typed, pos, *dice), ply, &filter_name))
         .collect();
-    let (d1, d2) = dice.values();
     if args.json {
-        let out = JsonOut {
-            position: args.position.trim(),
-            dice: [d1, d2],
-            ply,
-            filter: filter.to_string(),
-            moves,
-            seconds,
+        let text = if args.positions.is_some() {
+            serde_json::to_string(&JsonList { positions: outs })?
+        } else {
+            outs.first()
+                .map(serde_json::to_string)
+                .transpose()?
+                .unwrap_or_default()
         };
-        println!("{}", serde_json::to_string(&out)?);
+        println!("{text}");
         return Ok(());
     }
+    let list = args.positions.is_some();
+    for (i, out) in outs.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        print_table(out, &ladder.to_string(), &engine, list);
+    }
+    Ok(())
+}
+
+/// One position's plays of `dice` ranked with `ladder` to `ply` plies.
+fn hint(
+    engine: &Engine,
+    ladder: &Ladder,
+    (typed, pos, dice): (&str, &Position, Dice),
+    ply: u8,
+    filter: &str,
+) -> JsonOut {
+    let start = Instant::now();
+    let ranked = engine.rank_parallel(pos, dice, ply, ladder);
+    let seconds = start.elapsed().as_secs_f64();
+    let (d1, d2) = dice.values();
+    JsonOut {
+        position: typed.to_string(),
+        dice: [d1, d2],
+        ply,
+        filter: filter.to_string(),
+        moves: ranked
+            .iter()
+            .map(|c| JsonMove {
+                notation: format_move(&c.mv),
+                result: position_id::encode(&c.mv.next_position()),
+                equity: c.equity(),
+                probs: c.probs.0,
+                ply: c.ply,
+            })
+            .collect(),
+        seconds,
+    }
+}
+
+/// The text table of one hint.
+/// `list`: one of a positions file's (the position heads a forfeited roll's line).
+fn print_table(out: &JsonOut, ladder: &str, engine: &Engine, list: bool) {
+    let dice = format!("{}{}", out.dice[0], out.dice[1]);
+    let moves = &out.moves;
     if moves.is_empty() {
-        println!("No legal move with {dice}: the roll is forfeited.");
-        return Ok(());
+        let who = if list {
+            format!("{}: n", out.position)
+        } else {
+            "N".to_string()
+        };
+        println!("{who}o legal move with {dice}: the roll is forfeited.");
+        return;
     }
     println!(
-        "{} to play {dice}: {} plays, {ply}-ply, filter {filter} ({ladder}), cubeless",
-        args.position.trim(),
+        "{} to play {dice}: {} plays, {}-ply, filter {} ({ladder}), cubeless",
+        out.position,
         moves.len(),
+        out.ply,
+        out.filter,
     );
     let width = moves
         .iter()
@@ -141,6 +230,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             1.0 - w,
         );
     }
+    let seconds = out.seconds;
     if let Some(cache) = &engine.cache {
         let st = cache.stats();
         println!(
@@ -155,5 +245,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
             engine.pool.current_num_threads()
         );
     }
-    Ok(())
 }

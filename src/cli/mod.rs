@@ -21,6 +21,7 @@ mod met_compare;
 mod moves;
 mod plan_errors;
 mod players;
+mod position_list;
 mod remote_sim;
 mod results;
 mod rollout;

@@ -1,4 +1,5 @@
-//! `bgfarm rollout --positions FILE`: a list of positions rolled out as one job.
+//! `bgfarm rollout --positions FILE`: a list of positions rolled out as one job
+//! (the file as `position_list` reads it).
 //!
 //! Each line of FILE is `POSITION [DICE [MOVES]]`: a position ID (optionally
 //! `ID:MATCHID`) or an XGID, then optionally a roll whose moves are rolled out
@@ -19,75 +20,11 @@ use super::args::Args;
 use super::finished::Finished;
 use super::plan::{candidates_of, cube_setup_of, plan_of, settings};
 use super::report::{report_value, JsonOut};
-use crate::cli::input::{parse_position, PositionInput};
+pub use crate::cli::position_list::{read, Line};
 use crate::cli::CliError;
 use bgfarm_engine::eval::neural::NeuralEvaluator;
 use bgfarm_engine::rollout::{Candidate, CubeRules, RolloutJob, RolloutPlan, RolloutStats};
-use bgfarm_engine::Dice;
 use std::ops::Range;
-use std::path::Path;
-
-/// One line of the file.
-#[derive(Clone)]
-pub struct Line {
-    /// The position as written.
-    pub typed: String,
-    pub input: PositionInput,
-    pub dice: Option<Dice>,
-    pub moves: Option<String>,
-    /// Its line number in the file.
-    pub number: usize,
-}
-
-/// Reads the positions file; an error names the file and the line.
-pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let at = |e: &dyn std::fmt::Display| {
-            CliError::msg(format!("{}: line {}: {e}", path.display(), i + 1))
-        };
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
-        let mut parts = raw.splitn(3, char::is_whitespace);
-        let typed = parts.next().unwrap_or_default().to_string();
-        let input = parse_position(&typed).map_err(|e| at(&e))?;
-        if input.position.game_over() {
-            return Err(at(&"the game in this position is over"));
-        }
-        let second = parts.next().map(str::trim).filter(|d| !d.is_empty());
-        let rest = parts.next().map(str::trim).filter(|m| !m.is_empty());
-        let (dice, moves) = match (second, input.dice) {
-            (None, from_id) => (from_id, None),
-            (Some(d), from_id) => match (Dice::parse(d), from_id) {
-                (Ok(dice), _) => (Some(dice), rest.map(str::to_string)),
-                // Not a roll: with the ID's dice it starts the moves.
-                (Err(_), Some(id_dice)) => {
-                    let moves = raw[typed.len()..].trim().to_string();
-                    (Some(id_dice), Some(moves))
-                }
-                (Err(e), None) => return Err(at(&e)),
-            },
-        };
-        lines.push(Line {
-            typed,
-            input,
-            dice,
-            moves,
-            number: i + 1,
-        });
-    }
-    if lines.is_empty() {
-        return Err(CliError::msg(format!(
-            "{}: no position in the file",
-            path.display()
-        )));
-    }
-    Ok(lines)
-}
 
 /// The plan of all lines, and which candidates belong to each line; `source`
 /// names where the lines came from in errors (the file).

@@ -1,0 +1,77 @@
+//! A positions file, one position per line, as `bgfarm rollout --positions`,
+//! `bgfarm hint --positions` and `bgfarm cube --positions` read it.
+//!
+//! Each line is `POSITION [DICE [MOVES]]`: a position ID (optionally `ID:MATCHID`)
+//! or an XGID, then optionally a roll and the moves of it (`all`, `top:N` or moves
+//! in notation separated by commas). A line without DICE whose XGID or match ID has
+//! dice rolled takes those (`XGID=...:52:...` is the 52 to play, as eXtreme Gammon
+//! and GNU Backgammon export it), and MOVES may then follow the ID directly; DICE on
+//! the line wins over the ID's. Empty lines and lines starting with `#` are
+//! skipped. What each command does with the dice and moves is its own.
+
+use crate::cli::input::{parse_position, PositionInput};
+use crate::cli::CliError;
+use bgfarm_engine::Dice;
+use std::path::Path;
+
+/// One line of the file.
+#[derive(Clone)]
+pub struct Line {
+    /// The position as written.
+    pub typed: String,
+    pub input: PositionInput,
+    pub dice: Option<Dice>,
+    pub moves: Option<String>,
+    /// Its line number in the file.
+    pub number: usize,
+}
+
+/// Reads the positions file; an error names the file and the line.
+pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let at = |e: &dyn std::fmt::Display| {
+            CliError::msg(format!("{}: line {}: {e}", path.display(), i + 1))
+        };
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let mut parts = raw.splitn(3, char::is_whitespace);
+        let typed = parts.next().unwrap_or_default().to_string();
+        let input = parse_position(&typed).map_err(|e| at(&e))?;
+        if input.position.game_over() {
+            return Err(at(&"the game in this position is over"));
+        }
+        let second = parts.next().map(str::trim).filter(|d| !d.is_empty());
+        let rest = parts.next().map(str::trim).filter(|m| !m.is_empty());
+        let (dice, moves) = match (second, input.dice) {
+            (None, from_id) => (from_id, None),
+            (Some(d), from_id) => match (Dice::parse(d), from_id) {
+                (Ok(dice), _) => (Some(dice), rest.map(str::to_string)),
+                // Not a roll: with the ID's dice it starts the moves.
+                (Err(_), Some(id_dice)) => {
+                    let moves = raw[typed.len()..].trim().to_string();
+                    (Some(id_dice), Some(moves))
+                }
+                (Err(e), None) => return Err(at(&e)),
+            },
+        };
+        lines.push(Line {
+            typed,
+            input,
+            dice,
+            moves,
+            number: i + 1,
+        });
+    }
+    if lines.is_empty() {
+        return Err(CliError::msg(format!(
+            "{}: no position in the file",
+            path.display()
+        )));
+    }
+    Ok(lines)
+}
