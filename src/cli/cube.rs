@@ -214,12 +214,6 @@ fn owner_name(o: Owner) -> &'static str {
     }
 }
 
-/// `--positions`: every line's decision.
-#[derive(Serialize)]
-struct JsonList<'a> {
-    positions: Vec<JsonOut<'a>>,
-}
-
 /// One position's cube decision and what the report says of it.
 struct Decided {
     typed: String,
@@ -284,15 +278,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .iter()
             .map(|d| json_of(&args, met.as_ref(), d))
             .collect();
-        let text = if args.positions.is_some() {
-            serde_json::to_string(&JsonList { positions: outs })?
-        } else {
-            outs.first()
-                .map(serde_json::to_string)
-                .transpose()?
-                .unwrap_or_default()
-        };
-        println!("{text}");
+        println!(
+            "{}",
+            position_list::json_text(args.positions.is_some(), outs)?
+        );
         return Ok(());
     }
     for (i, d) in decided.iter().enumerate() {

@@ -84,12 +84,6 @@ struct JsonOut {
     seconds: f64,
 }
 
-/// `--positions`: every line's hint.
-#[derive(Serialize)]
-struct JsonList {
-    positions: Vec<JsonOut>,
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let ply = check_ply(args.ply)?;
     let filter = parse_filter(&args.filter)?;
@@ -130,15 +124,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map(|(typed, pos, dice)| hint(&engine, &ladder, (typed, pos, *dice), ply, &filter_name))
         .collect();
     if args.json {
-        let text = if args.positions.is_some() {
-            serde_json::to_string(&JsonList { positions: outs })?
-        } else {
-            outs.first()
-                .map(serde_json::to_string)
-                .transpose()?
-                .unwrap_or_default()
-        };
-        println!("{text}");
+        println!(
+            "{}",
+            position_list::json_text(args.positions.is_some(), outs)?
+        );
         return Ok(());
     }
     let list = args.positions.is_some();

@@ -12,7 +12,25 @@
 use crate::cli::input::{parse_position, PositionInput};
 use crate::cli::CliError;
 use bgfarm_engine::Dice;
+use serde::Serialize;
 use std::path::Path;
+
+/// The JSON a command prints for its positions: with a positions file (`list`)
+/// one object `{"positions": [...]}`, else the one position's object.
+pub fn json_text<T: Serialize>(list: bool, mut outs: Vec<T>) -> Result<String, CliError> {
+    #[derive(Serialize)]
+    struct List<T> {
+        positions: Vec<T>,
+    }
+    let text = match (list, outs.pop()) {
+        (false, Some(one)) if outs.is_empty() => serde_json::to_string(&one)?,
+        (_, last) => {
+            outs.extend(last);
+            serde_json::to_string(&List { positions: outs })?
+        }
+    };
+    Ok(text)
+}
 
 /// One line of the file.
 #[derive(Clone)]
