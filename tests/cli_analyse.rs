@@ -403,6 +403,45 @@ fn cube_errors_are_rolled_out_cubeful() {
     );
 }
 
+/// A money session under the Jacoby rule (`RU[Jacoby]` in the `.sgf`): its cube
+/// errors are rolled out under the rule too (the position IDs do not carry it), as
+/// `bgfarm rollout ID --cubeful --jacoby` alone gives them, and differently from
+/// the same session without the rule.
+#[test]
+fn cube_rollouts_of_a_money_session_keep_its_jacoby_rule() {
+    let dir = TempDir::new("analyse-jacoby");
+    let sgf = std::fs::read_to_string(data("three-point.sgf")).expect("read");
+    let money = sgf.replace("MI[length:3]", "MI[length:0]");
+    let rolled = |name: &str, rules: &str| {
+        let file = temp(&dir, name, &money.replace("RU[Crawford]", rules));
+        let v = json(&[
+            "analyse",
+            file.as_str(),
+            "--ply",
+            "0",
+            "--json",
+            "--rollout-threshold",
+            "0.12",
+            "--rollout-trials",
+            "36",
+        ]);
+        v["cube_rollouts"][0].clone()
+    };
+    let (jacoby, plain) = (rolled("jacoby.sgf", "RU[Jacoby]"), rolled("plain.sgf", ""));
+    assert_eq!(jacoby["position"], plain["position"], "{jacoby} {plain}");
+    assert_ne!(jacoby["no_double"], plain["no_double"], "{jacoby} {plain}");
+    let alone = json(&[
+        "rollout",
+        jacoby["position"].as_str().expect("position"),
+        "--cubeful",
+        "--jacoby",
+        "--trials",
+        "36",
+        "--json",
+    ]);
+    assert_eq!(alone["cube_decision"]["no_double"], jacoby["no_double"]);
+}
+
 /// Luck: every roll of each player counted (GNU Backgammon counts 107 and 110 on
 /// this match), a luck per chequer decision, the totals consistent with the rate,
 /// and the luck-adjusted result the actual result minus the player's luck plus the

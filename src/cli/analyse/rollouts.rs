@@ -130,7 +130,14 @@ struct Wrap {
     args: rollout::Args,
 }
 
-fn rollout_args(f: &RolloutFlags, net: &str, cubeful: bool) -> Result<rollout::Args, CliError> {
+/// `cubeful`: the rollouts at the decisions' cube and score, with `m`'s Jacoby rule
+/// in money play (the position IDs do not carry it).
+fn rollout_args(
+    f: &RolloutFlags,
+    net: &str,
+    cubeful: bool,
+    m: &Match,
+) -> Result<rollout::Args, CliError> {
     let mut argv: Vec<String> = [
         "rollout",
         "--positions",
@@ -149,6 +156,9 @@ fn rollout_args(f: &RolloutFlags, net: &str, cubeful: bool) -> Result<rollout::A
     .collect();
     if cubeful {
         argv.push("--cubeful".into());
+        if m.length == 0 && m.jacoby {
+            argv.push("--jacoby".into());
+        }
     }
     if let Some(dir) = &f.rollout_data {
         argv.push("--data".into());
@@ -201,7 +211,7 @@ pub fn roll_out(
         .filter(over)
         .collect();
     Ok(Rolled {
-        plays: roll_out_chequer(f, net, &plays, extra)?,
+        plays: roll_out_chequer(f, net, m, &plays, extra)?,
         cubes: roll_out_cube(f, net, m, &cubes)?,
     })
 }
@@ -210,6 +220,7 @@ pub fn roll_out(
 fn roll_out_chequer(
     f: &RolloutFlags,
     net: &str,
+    m: &Match,
     chosen: &[&Decision],
     extra: usize,
 ) -> Result<Vec<RolledOut>, CliError> {
@@ -231,7 +242,7 @@ fn roll_out_chequer(
             (d.position.clone(), Some(*dice), Some(moves.join(",")))
         })
         .collect();
-    let args = rollout_args(f, net, f.rollout_cubeful)?;
+    let args = rollout_args(f, net, f.rollout_cubeful, m)?;
     let rolled = roll_out_plays(&args, &items)?;
     let figures =
         |r: Option<&bgfarm_report::rollout_rows::JsonCandidate>, fallback: &str| PlayFigures {
@@ -289,7 +300,7 @@ fn roll_out_cube(
             items.push((d.position.clone(), None, None));
         }
     }
-    let args = rollout_args(f, net, true)?;
+    let args = rollout_args(f, net, true, m)?;
     let rolled = roll_out_plays(&args, &items)?;
     let met = bgfarm_engine::rollout::cubeful::met();
     let mut out = Vec::new();
