@@ -93,3 +93,81 @@ pub fn read(path: &Path) -> Result<Vec<Line>, CliError> {
     }
     Ok(lines)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `text` written to a file of its own, read back.
+    fn read_text(text: &str) -> Result<Vec<Line>, CliError> {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "bgfarm-position-list-{}-{k}.txt",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).expect("write the test file");
+        let got = read(&path);
+        let _ = std::fs::remove_file(&path);
+        got
+    }
+
+    #[test]
+    fn lines_give_position_dice_and_moves() {
+        let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
+        let text = format!(
+            "# comment\n\n4HPwATDgc/ABMA\n4HPwATDgc/ABMA 31\n4HPwATDgc/ABMA 31 8/5 6/5\n{xgid}\n{xgid} 24/22 13/8\n"
+        );
+        let lines = read_text(&text).expect("a good file");
+        let seen: Vec<(usize, Option<String>, Option<&str>)> = lines
+            .iter()
+            .map(|l| (l.number, l.dice.map(|d| d.to_string()), l.moves.as_deref()))
+            .collect();
+        let (d31, d52) = (
+            Dice::parse("31").map(|d| d.to_string()).ok(),
+            Dice::parse("52").map(|d| d.to_string()).ok(),
+        );
+        assert_eq!(
+            seen,
+            vec![
+                (3, None, None),
+                (4, d31.clone(), None),
+                (5, d31, Some("8/5 6/5")),
+                (6, d52.clone(), None),
+                (7, d52, Some("24/22 13/8")),
+            ]
+        );
+        for (text, needle) in [
+            ("# only a comment\n", "no position"),
+            ("4HPwATDgc/ABMA 71\n", "line 1"),
+            ("\nnot-an-id 31\n", "line 2"),
+        ] {
+            let err = read_text(text).map(|_| ()).expect_err(text).to_string();
+            assert!(err.contains(needle), "{text:?}: {err}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Any text, IDs and rolls among the noise: a list or an error naming the
+        /// file, never a panic.
+        #[test]
+        fn any_text_is_read_or_refused(
+            lines in prop::collection::vec(
+                prop_oneof![
+                    ".{0,40}",
+                    "(4HPwATDgc/ABMA|sM/BATBmzsIBMA|XGID=[-a-oA-O]{26}:0:0:1:[0-6]{2}:0:0:0:0:10)( [0-7]{2}( .{0,12})?)?",
+                ],
+                0..8,
+            )
+        ) {
+            let text = lines.join("\n");
+            match read_text(&text) {
+                Ok(read) => prop_assert!(!read.is_empty()),
+                Err(e) => prop_assert!(e.to_string().contains("bgfarm-position-list-")),
+            }
+        }
+    }
+}
