@@ -269,14 +269,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         false => None,
     };
     let eval = load_evaluator(&args.net)?;
-    let decided: Vec<Decided> = items
-        .into_iter()
-        .map(|(typed, input, set)| decide(&args, &eval, met.as_ref(), typed, &input, set))
-        .collect();
+    let one = |(typed, input, set): (String, PositionInput, Setting)| {
+        decide(&args, &eval, met.as_ref(), typed, &input, set)
+    };
     if args.json {
-        let outs: Vec<JsonOut> = decided
-            .iter()
-            .map(|d| json_of(&args, met.as_ref(), d))
+        let outs: Vec<JsonOut> = items
+            .into_iter()
+            .map(|item| json_of(&args, met.as_ref(), &one(item)))
             .collect();
         println!(
             "{}",
@@ -284,11 +283,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    for (i, d) in decided.iter().enumerate() {
+    // Each report as soon as its decision is made.
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             println!();
         }
-        print_text(&args, met.as_ref(), d);
+        print_text(&args, met.as_ref(), &one(item));
     }
     Ok(())
 }

@@ -119,23 +119,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let engine = args.eval.engine(args.cache.cache_mib)?;
     let ladder = filter.ladder(ply);
     let filter_name = filter.to_string();
-    let outs: Vec<JsonOut> = items
-        .iter()
-        .map(|(typed, pos, dice)| hint(&engine, &ladder, (typed, pos, *dice), ply, &filter_name))
-        .collect();
+    let one = |(typed, pos, dice): &(String, Position, Dice)| {
+        hint(&engine, &ladder, (typed, pos, *dice), ply, &filter_name)
+    };
+    let list = args.positions.is_some();
     if args.json {
-        println!(
-            "{}",
-            position_list::json_text(args.positions.is_some(), outs)?
-        );
+        let outs: Vec<JsonOut> = items.iter().map(one).collect();
+        println!("{}", position_list::json_text(list, outs)?);
         return Ok(());
     }
-    let list = args.positions.is_some();
-    for (i, out) in outs.iter().enumerate() {
+    // Each table as soon as its search is done.
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             println!();
         }
-        print_table(out, &ladder.to_string(), &engine, list);
+        print_table(&one(item), &ladder.to_string(), &engine, list);
     }
     Ok(())
 }
