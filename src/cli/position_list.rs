@@ -17,17 +17,14 @@ use std::path::Path;
 
 /// The JSON a command prints for its positions: with a positions file (`list`)
 /// one object `{"positions": [...]}`, else the one position's object.
-pub fn json_text<T: Serialize>(list: bool, mut outs: Vec<T>) -> Result<String, CliError> {
+pub fn json_text<T: Serialize>(list: bool, outs: Vec<T>) -> Result<String, CliError> {
     #[derive(Serialize)]
     struct List<T> {
         positions: Vec<T>,
     }
-    let text = match (list, outs.pop()) {
-        (false, Some(one)) if outs.is_empty() => serde_json::to_string(&one)?,
-        (_, last) => {
-            outs.extend(last);
-            serde_json::to_string(&List { positions: outs })?
-        }
+    let text = match (list, outs.as_slice()) {
+        (false, [one]) => serde_json::to_string(one)?,
+        _ => serde_json::to_string(&List { positions: outs })?,
     };
     Ok(text)
 }

@@ -246,8 +246,7 @@ fn decision(o: &mut String, info: &Info<'_>, d: &Decision) {
             r.played,
             r.best,
             r.error,
-            r.error_mwc
-                .map_or(String::new(), |x| format!(" ({:.2}% MWC)", 100.0 * x)),
+            mwc(r.error_mwc),
         );
     }
     o.push_str("</section>\n");
